@@ -1,0 +1,134 @@
+/**
+ * The typed model of an Arazzo 1.0.1 document. Every object keeps the JSON pointer it was read
+ * from (`pointer`), so findings and runtime errors can name file:line:col through the source map.
+ * Unknown fields and `x-` extensions are kept in `extra`.
+ */
+
+/** Line and column, both 1-based, of a node in the source file. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
+export type Extra = Record<string, unknown>;
+
+export interface Node {
+  /** RFC 6901 pointer of this object in the document, e.g. `/workflows/0/steps/2`. */
+  pointer: string;
+  /** Unknown fields and `x-` extensions, as written. */
+  extra: Extra;
+}
+
+export interface ArazzoDocument extends Node {
+  arazzo?: string;
+  info?: Info;
+  sourceDescriptions: SourceDescription[];
+  workflows: Workflow[];
+  components?: Components;
+}
+
+export interface Info extends Node {
+  title?: string;
+  summary?: string;
+  description?: string;
+  version?: string;
+}
+
+export interface SourceDescription extends Node {
+  name?: string;
+  url?: string;
+  type?: string;
+  /** `x-tool-api`: name of a configured API to bind to. */
+  api?: string;
+}
+
+export interface Components extends Node {
+  inputs: Record<string, unknown>;
+  parameters: Record<string, Parameter>;
+  successActions: Record<string, Action>;
+  failureActions: Record<string, Action>;
+}
+
+export interface Workflow extends Node {
+  workflowId?: string;
+  summary?: string;
+  description?: string;
+  inputs?: unknown;
+  dependsOn: string[];
+  steps: Step[];
+  /** undefined when the field is absent (matters for the presence rules). */
+  successActions?: ActionOrReference[];
+  failureActions?: ActionOrReference[];
+  outputs: Record<string, string>;
+  parameters: Array<Parameter | Reference>;
+}
+
+export interface Step extends Node {
+  stepId?: string;
+  description?: string;
+  operationId?: string;
+  operationPath?: string;
+  workflowId?: string;
+  parameters: Array<Parameter | Reference>;
+  requestBody?: RequestBody;
+  successCriteria: Criterion[];
+  /** undefined when absent; [] is an explicit opt-out. */
+  onSuccess?: ActionOrReference[];
+  onFailure?: ActionOrReference[];
+  outputs: Record<string, string>;
+}
+
+export interface Parameter extends Node {
+  name?: string;
+  in?: string;
+  value?: unknown;
+}
+
+export interface RequestBody extends Node {
+  contentType?: string;
+  payload?: unknown;
+  replacements: Array<{ target?: string; value?: unknown; pointer: string }>;
+}
+
+export interface Criterion extends Node {
+  condition?: string;
+  /** `simple` when absent. A criterion expression type object `{type, version}` is flattened to its type. */
+  type: string;
+  context?: string;
+}
+
+export type ActionType = 'end' | 'retry' | 'goto' | string;
+
+export interface Action extends Node {
+  name?: string;
+  type?: ActionType;
+  criteria: Criterion[];
+  retryAfter?: number;
+  retryLimit?: number;
+  stepId?: string;
+  workflowId?: string;
+}
+
+export interface Reference extends Node {
+  reference: string;
+  /** Arazzo allows a `value` override on parameter references. */
+  value?: unknown;
+}
+
+export type ActionOrReference = Action | Reference;
+
+export function isReference(x: object): x is Reference {
+  return typeof (x as Reference).reference === 'string';
+}
+
+/** A loaded document: the model, the raw value, and where each pointer sits in the file. */
+export interface LoadedDocument {
+  /** Path as the user gave it (used in messages). */
+  file: string;
+  /** Absolute path, used to resolve relative source URLs. */
+  absolutePath: string;
+  model: ArazzoDocument;
+  raw: unknown;
+  /** Position of the node at `pointer`, or of its nearest ancestor that has one. */
+  locate(pointer: string): Position | undefined;
+}

@@ -1,0 +1,25 @@
+import type { BaseContext } from 'clipanion';
+
+/** What every command gets from src/bin.ts (or a test): streams, environment, and the terminal's abilities. */
+export interface ToolContext extends BaseContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Colour on stderr: a TTY, no NO_COLOR, TERM not dumb. */
+  colors: boolean;
+  /** stderr is a terminal (progress lines may be richer). */
+  stderrIsTTY: boolean;
+  /** stdout is a terminal (pretty-print JSON). */
+  stdoutIsTTY: boolean;
+  /** Aborted on Ctrl-C: commands stop sending and report what they have. */
+  signal: AbortSignal;
+  /** Print stack traces of internal errors. */
+  debug: boolean;
+}
+
+/** Whether colours should be used, given the environment and whether the stream is a TTY. */
+export function wantsColor(env: Record<string, string | undefined>, isTTY: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}

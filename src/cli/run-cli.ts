@@ -1,0 +1,97 @@
+import { Builtins, Cli, type CommandClass } from 'clipanion';
+import { VERSION } from '../version.js';
+import type { ToolContext } from './context.js';
+import { EXIT, ToolError } from './errors.js';
+import { styleFor } from './style.js';
+import { ToolCommand } from './tool-command.js';
+import { VersionCommand } from './version-command.js';
+import { commandClasses } from './commands.js';
+
+const REPORT_URL = 'https://github.com/tool-cli/tool/issues';
+
+/** Builds the clipanion CLI with every command registered. */
+export function buildCli(colors = false): Cli<ToolContext> {
+  const cli = new Cli<ToolContext>({ binaryName: 'tool', binaryLabel: 'tool', binaryVersion: VERSION, enableCapture: false, enableColors: colors });
+  cli.register(Builtins.HelpCommand);
+  cli.register(VersionCommand);
+  for (const command of commandClasses) cli.register(command as CommandClass<ToolContext>);
+  return cli;
+}
+
+/** Strips the global `--debug` flag (anywhere before `--`); returns the rest and whether it was present. */
+export function takeDebugFlag(argv: readonly string[]): { argv: string[]; debug: boolean } {
+  const rest: string[] = [];
+  let debug = false;
+  let passthrough = false;
+  for (const arg of argv) {
+    if (!passthrough && arg === '--debug') debug = true;
+    else rest.push(arg);
+    if (arg === '--') passthrough = true;
+  }
+  return { argv: rest, debug };
+}
+
+/**
+ * Runs one command line and returns the exit code. Never throws: usage errors go to stderr with
+ * the usage line (exit 2), user errors as one or two lines, internal errors as one line (the stack
+ * only with --debug or TOOL_DEBUG=1).
+ */
+export async function runCli(rawArgv: readonly string[], context: Omit<ToolContext, 'debug' | 'colorDepth'> & { debug?: boolean }): Promise<number> {
+  const { argv, debug: debugFlag } = takeDebugFlag(rawArgv);
+  const debug = debugFlag || context.debug === true || ['1', 'true'].includes(context.env.TOOL_DEBUG ?? '');
+  const ctx: ToolContext = { ...context, debug, colorDepth: context.colors ? 8 : 1 };
+  const cli = buildCli(ctx.colors && ctx.stdoutIsTTY);
+  let command;
+  try {
+    command = cli.process(argv, ctx);
+  } catch (error) {
+    return reportFailure(cli, error, ctx);
+  }
+  let code: number;
+  try {
+    code = await cli.run(command, ctx);
+  } catch (error) {
+    return reportFailure(cli, error, ctx);
+  }
+  if (command instanceof ToolCommand && command.failure !== undefined) {
+    return reportFailure(cli, command.failure, ctx, command.constructor as CommandClass<ToolContext>);
+  }
+  return code;
+}
+
+function isUsageError(error: unknown): boolean {
+  const e = error as { clipanion?: { type?: string }; name?: string } | null;
+  return e?.clipanion?.type === 'usage' || e?.name === 'UnknownSyntaxError' || e?.name === 'AmbiguousSyntaxError' || e?.name === 'UsageError';
+}
+
+function reportFailure(cli: Cli<ToolContext>, error: unknown, ctx: ToolContext, command?: CommandClass<ToolContext>): number {
+  const style = styleFor(ctx.colors);
+  const out = (line: string) => ctx.stderr.write(`${line}\n`);
+  if (error instanceof ToolError) {
+    out(`${style.red('error:')} ${error.message}`);
+    if (error.hint) out(`  ${error.hint}`);
+    if (error.exitCode === EXIT.USAGE && command && error.code === 'USAGE') out(usageLine(cli, command));
+    if (ctx.debug && error.stack) out(style.dim(error.stack));
+    return error.exitCode;
+  }
+  if (isUsageError(error)) {
+    const message = (error as Error).message.trim();
+    if ((error as Error).name === 'UnknownSyntaxError' || (error as Error).name === 'AmbiguousSyntaxError') {
+      ctx.stderr.write(cli.error(error, { colored: ctx.colors }));
+    } else {
+      out(`${style.red('error:')} ${message}`);
+      if (command) out(usageLine(cli, command));
+    }
+    out(`Run \`tool --help\` for the list of commands, or \`tool <command> --help\` for one command.`);
+    return EXIT.USAGE;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  out(`${style.red('internal error:')} ${message.split('\n')[0]}`);
+  if (ctx.debug && error instanceof Error && error.stack) out(style.dim(error.stack));
+  else out(`  This is a bug in tool. Run again with --debug for details and report it at ${REPORT_URL}`);
+  return EXIT.INTERNAL;
+}
+
+function usageLine(cli: Cli<ToolContext>, command: CommandClass<ToolContext>): string {
+  return cli.usage(command, { colored: false, prefix: 'Usage: ' }).trimEnd();
+}

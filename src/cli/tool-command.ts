@@ -1,0 +1,26 @@
+import { Command } from 'clipanion';
+import type { ToolContext } from './context.js';
+import { styleFor, type Style } from './style.js';
+
+/**
+ * Base of every command. clipanion would print a failure to stdout and exit 0 when `catch()` swallows
+ * it; instead the failure is kept here and `runCli` reports it on stderr with the right exit code.
+ */
+export abstract class ToolCommand extends Command<ToolContext> {
+  /** The error `execute()` threw, if any. */
+  failure: unknown = undefined;
+
+  override async catch(error: unknown): Promise<void> {
+    this.failure = error;
+  }
+
+  /** Styling for stderr (identity when colours are off). */
+  protected get style(): Style {
+    return styleFor(this.context.colors);
+  }
+
+  /** Writes one line to stderr. */
+  protected note(line: string): void {
+    this.context.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+  }
+}
