@@ -1,0 +1,125 @@
+/**
+ * The compiled form of one workflow that the statechart is built from, and the machine's context.
+ * Everything here is plain data: src/run builds the plan from the Arazzo model (presence rules
+ * applied, `$components` references resolved, criteria parsed) and supplies the effects.
+ */
+
+/** One action of a success or failure chain, after reference resolution. */
+export interface ActionPlan {
+  name: string;
+  type: 'end' | 'goto' | 'retry';
+  /** Id of the action's criteria set for the judge; undefined means the action always fires. */
+  criteriaId?: number;
+  /** Index of the goto target step. */
+  targetIndex?: number;
+  retryAfterSeconds: number;
+  retryLimit: number;
+  /** Set when dispatching this action is a hard error in v1 (replay, cross-workflow goto, regex/jsonpath criteria, context). */
+  unsupported?: string;
+  /** Human label for graphs and traces, e.g. `retry x3 after 2s [$statusCode == 503]`. */
+  label: string;
+}
+
+export interface StepPlan {
+  stepId: string;
+  /** Set when running the step is an error in v1 (operationPath, nested workflow). */
+  unsupported?: string;
+  /** The chains in force for this step, presence rules applied (step chain, workflow chain, or none). */
+  onSuccess: ActionPlan[];
+  onFailure: ActionPlan[];
+  /** Where each chain came from, for graphs: 'step' | 'workflow' | 'none' (explicit []). */
+  onSuccessFrom: ChainSource;
+  onFailureFrom: ChainSource;
+}
+
+export type ChainSource = 'step' | 'workflow' | 'none';
+
+export interface WorkflowPlan {
+  workflowId: string;
+  steps: StepPlan[];
+}
+
+/** What one run of a step body produced: the actor's result. */
+export interface StepOutcome {
+  /** HTTP status; 0 when no HTTP response arrived (transport error, request not built, dry run). */
+  statusCode: number;
+  /** Whether the response satisfied every success criterion. */
+  ok: boolean;
+  dryRun: boolean;
+  /** Evaluated step outputs (empty unless ok). */
+  outputs: Record<string, unknown>;
+  /** Why the step failed, one line. */
+  reason?: string;
+  /** Seconds from an HTTP Retry-After header on the response, when present. */
+  retryAfterHeaderSeconds?: number;
+  /** Expression data of this run (request, response) for later `$steps.<id>` references; opaque to the machine. */
+  data?: unknown;
+}
+
+/** One entry of the run record's `steps`. */
+export interface StepRecord {
+  stepId: string;
+  status: number;
+  dryRun: boolean;
+  outputs: Record<string, unknown>;
+  failedVia?: 'on-failure-end' | 'on-failure-goto';
+}
+
+export type FailureCode =
+  | 'STEP_FAILED'
+  | 'END_ACTION'
+  | 'RETRIES_EXHAUSTED'
+  | 'STEP_BUDGET_EXHAUSTED'
+  | 'UNSUPPORTED'
+  | 'INTERNAL';
+
+export interface RunFailure {
+  code: FailureCode;
+  stepId?: string;
+  /** One line, without the step id prefix. */
+  message: string;
+}
+
+export interface WorkflowContext {
+  workflowId: string;
+  inputs: Record<string, unknown>;
+  /** Expression data of the latest run of each step, by stepId (StepOutcome.data plus outputs). */
+  steps: Record<string, { outputs: Record<string, unknown>; data?: unknown }>;
+  records: StepRecord[];
+  /** Step body runs so far (retries and goto revisits included). */
+  runs: number;
+  maxSteps: number;
+  /** Retries used in the current visit of the current step. */
+  retries: number;
+  /** Outcome of the step being judged. */
+  last?: StepOutcome;
+  /** Index of the step being judged. */
+  current: number;
+  retryDelayMs: number;
+  outputs: Record<string, unknown>;
+  failure?: RunFailure;
+}
+
+export interface WorkflowInput {
+  inputs: Record<string, unknown>;
+  maxSteps: number;
+}
+
+/** Input of the `runStep` actor. */
+export interface RunStepInput {
+  stepIndex: number;
+  stepId: string;
+  inputs: Record<string, unknown>;
+  steps: WorkflowContext['steps'];
+}
+
+/**
+ * Pure evaluation the machine needs, supplied by the caller (src/run wires the expression
+ * evaluator; machine tests pass predicates). Must not throw.
+ */
+export interface Judge {
+  /** Whether criteria set `criteriaId` holds for the step outcome in `context.last`. */
+  criteriaHold(criteriaId: number, context: WorkflowContext): boolean;
+  /** The workflow's outputs, evaluated at the end. */
+  workflowOutputs(context: WorkflowContext): Record<string, unknown>;
+}

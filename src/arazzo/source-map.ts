@@ -1,0 +1,69 @@
+import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type LineCounter, type Node as YamlNode } from 'yaml';
+import { formatPointer, parsePointer } from '../expressions/json-pointer.js';
+import type { Position } from './model.js';
+
+/** JSON pointer -> line:col of every node in a parsed YAML document. */
+export type SourceMap = Map<string, Position>;
+
+/**
+ * Walks the YAML syntax tree and records where each JSON pointer sits. A mapping entry points at
+ * its value when the value is a scalar on the page (`stepId: foo` -> `foo`), else at its key
+ * (`steps:`), so a finding about a block lands on the line that names it.
+ */
+export function buildSourceMap(root: YamlNode | null | undefined, lines: LineCounter): SourceMap {
+  const map: SourceMap = new Map();
+  const at = (offset: number): Position => lines.linePos(offset);
+  const visit = (node: unknown, tokens: string[], fallback?: number): void => {
+    const pointer = formatPointer(tokens);
+    const start = startOf(node) ?? fallback;
+    if (start !== undefined && !map.has(pointer)) map.set(pointer, at(start));
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const key = keyText(pair.key);
+        const keyStart = startOf(pair.key);
+        const valueStart = isScalar(pair.value) && hasText(pair.value) ? startOf(pair.value) : undefined;
+        const where = valueStart ?? keyStart;
+        const child = [...tokens, key];
+        if (where !== undefined && !map.has(formatPointer(child))) map.set(formatPointer(child), at(where));
+        visit(pair.value, child, keyStart);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => visit(item, [...tokens, String(index)], start));
+    }
+  };
+  visit(root, []);
+  if (!map.has('')) map.set('', { line: 1, col: 1 });
+  return map;
+}
+
+/** Position of `pointer`, or of its nearest ancestor that has one. */
+export function locateIn(map: SourceMap, pointer: string): Position | undefined {
+  let tokens: string[];
+  try {
+    tokens = parsePointer(pointer);
+  } catch {
+    return map.get('');
+  }
+  for (let n = tokens.length; n >= 0; n--) {
+    const found = map.get(formatPointer(tokens.slice(0, n)));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function startOf(node: unknown): number | undefined {
+  if (isScalar(node) || isCollection(node) || isAlias(node)) return node.range?.[0];
+  return undefined;
+}
+
+// An empty value (`steps:`) is a null scalar with an empty range: point at its key instead.
+function hasText(node: { range?: [number, number, number] | null }): boolean {
+  return node.range !== undefined && node.range !== null && node.range[1] > node.range[0];
+}
+
+function keyText(key: unknown): string {
+  if (isScalar(key)) return String(key.value);
+  if (isCollection(key)) return JSON.stringify(key.toJSON());
+  return String(key);
+}

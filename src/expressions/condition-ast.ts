@@ -1,0 +1,19 @@
+/** The AST of the simple condition language. `source` is the node's text, `offset` where it starts in the condition. */
+import type { Expression } from './ast.js';
+
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+export type LiteralValue = string | number | boolean | null;
+
+interface Node {
+  source: string;
+  offset: number;
+}
+
+/** A parsed condition, discriminated by `kind`. */
+export type Condition =
+  | (Node & { kind: 'expression'; expression: Expression })
+  | (Node & { kind: 'literal'; value: LiteralValue })
+  | (Node & { kind: 'not'; operand: Condition })
+  | (Node & { kind: 'compare'; op: CompareOp; left: Condition; right: Condition })
+  | (Node & { kind: 'and' | 'or'; left: Condition; right: Condition });

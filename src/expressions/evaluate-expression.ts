@@ -1,0 +1,94 @@
+/** Evaluates a parsed runtime expression against a context. Missing data yields undefined, never an error. */
+import type { Expression, RequestSelector, ResponseSelector } from './ast.js';
+import type { ExpressionContext, RequestData, ResponseData } from './context.js';
+import { resolvePointer } from './json-pointer.js';
+
+/** Own property only: `$inputs.constructor` must not reach Object.prototype. */
+function own(record: unknown, key: string): unknown {
+  if (typeof record !== 'object' || record === null) return undefined;
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * Case-insensitive header lookup (RFC 9110). Several matching entries or an array value are
+ * combined into one field value with ", " (RFC 9110 section 5.3).
+ */
+function header(headers: unknown, name: string): unknown {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  const wanted = name.toLowerCase();
+  const values: unknown[] = [];
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() !== wanted) continue;
+    const value = (headers as Record<string, unknown>)[key];
+    if (Array.isArray(value)) values.push(...value);
+    else if (value !== undefined) values.push(value);
+  }
+  if (values.length === 0) return undefined;
+  return values.length === 1 ? values[0] : values.join(', ');
+}
+
+function selectRequest(request: RequestData | undefined, selector: RequestSelector): unknown {
+  if (request === undefined || request === null) return undefined;
+  switch (selector.part) {
+    case 'header':
+      return header(request.headers, selector.name);
+    case 'query':
+      return own(request.query, selector.name);
+    case 'path':
+      return own(request.path, selector.name);
+    case 'body':
+      return resolvePointer(request.body, selector.pointer);
+  }
+}
+
+function selectResponse(response: ResponseData | undefined, selector: ResponseSelector): unknown {
+  if (response === undefined || response === null) return undefined;
+  switch (selector.part) {
+    case 'header':
+      return header(response.headers, selector.name);
+    case 'statusCode':
+      return response.statusCode;
+    case 'body':
+      return resolvePointer(response.body, selector.pointer);
+  }
+}
+
+/** The value an expression names, with its type kept; undefined when it resolves to nothing. Never throws for missing data. */
+export function evaluateExpression(expr: Expression, ctx: ExpressionContext): unknown {
+  switch (expr.kind) {
+    case 'url':
+      return ctx.url ?? ctx.request?.url;
+    case 'method':
+      return ctx.method ?? ctx.request?.method;
+    case 'statusCode':
+      return ctx.statusCode ?? ctx.response?.statusCode;
+    case 'request':
+      return selectRequest(ctx.request, expr.selector);
+    case 'response':
+      return selectResponse(ctx.response, expr.selector);
+    case 'inputs':
+      return resolvePointer(own(ctx.inputs, expr.name), expr.pointer);
+    case 'outputs':
+      return resolvePointer(own(ctx.outputs, expr.name), expr.pointer);
+    case 'stepOutputs': {
+      const step = own(ctx.steps, expr.stepId) as { outputs?: unknown } | undefined;
+      return resolvePointer(own(step?.outputs, expr.name), expr.pointer);
+    }
+    case 'stepRequest': {
+      const step = own(ctx.steps, expr.stepId) as { request?: RequestData } | undefined;
+      return selectRequest(step?.request, expr.selector);
+    }
+    case 'stepResponse': {
+      const step = own(ctx.steps, expr.stepId) as { response?: ResponseData } | undefined;
+      return selectResponse(step?.response, expr.selector);
+    }
+    case 'workflow': {
+      const workflow = own(ctx.workflows, expr.workflowId);
+      return resolvePointer(own(own(workflow, expr.field), expr.name), expr.pointer);
+    }
+    case 'sourceDescription':
+      return own(own(ctx.sourceDescriptions, expr.name), expr.field);
+    case 'component':
+      return resolvePointer(own(own(ctx.components, expr.section), expr.name), expr.pointer);
+  }
+}

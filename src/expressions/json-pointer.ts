@@ -1,0 +1,59 @@
+/** RFC 6901 JSON pointers: parse, format and resolve. */
+import { PointerSyntaxError } from './errors.js';
+
+/** Splits a pointer into unescaped reference tokens; '' is the whole document. Throws PointerSyntaxError when it does not start with '/' or has a '~' not followed by 0 or 1. */
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  if (pointer[0] !== '/') {
+    throw new PointerSyntaxError(`JSON pointer "${pointer}" must be empty or start with "/"`, pointer, 0);
+  }
+  const tokens: string[] = [];
+  let token = '';
+  for (let i = 1; i < pointer.length; i++) {
+    const ch = pointer[i];
+    if (ch === '/') {
+      tokens.push(token);
+      token = '';
+    } else if (ch === '~') {
+      const next = pointer[i + 1];
+      if (next !== '0' && next !== '1') {
+        throw new PointerSyntaxError(`JSON pointer "${pointer}" has "~" not followed by 0 or 1 (write ~0 for "~" and ~1 for "/")`, pointer, i);
+      }
+      token += next === '0' ? '~' : '/';
+      i++;
+    } else {
+      token += ch;
+    }
+  }
+  tokens.push(token);
+  return tokens;
+}
+
+/** Joins reference tokens into a pointer, escaping '~' as ~0 and '/' as ~1. */
+export function formatPointer(tokens: readonly string[]): string {
+  let out = '';
+  for (const token of tokens) out += '/' + token.replaceAll('~', '~0').replaceAll('/', '~1');
+  return out;
+}
+
+// RFC 6901 array indices: no sign, no leading zeros. '-' (past the end) never resolves.
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/** The value at `tokens` inside `value`, or undefined when any step is absent; never reads inherited properties. */
+export function resolvePointer(value: unknown, tokens: readonly string[]): unknown {
+  let current = value;
+  for (const token of tokens) {
+    if (Array.isArray(current)) {
+      if (!ARRAY_INDEX.test(token)) return undefined;
+      const index = Number(token);
+      if (index >= current.length) return undefined;
+      current = current[index];
+    } else if (typeof current === 'object' && current !== null) {
+      if (!Object.hasOwn(current, token)) return undefined;
+      current = (current as Record<string, unknown>)[token];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}

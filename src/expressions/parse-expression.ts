@@ -1,0 +1,220 @@
+/**
+ * Parser for Arazzo 1.0.1 runtime expressions (the ABNF in the spec's "Runtime Expressions"
+ * section, plus `$workflow.inputs` and the `$steps.<id>.request|response` forms). Hand-written
+ * and single-pass: the result is an AST, evaluated later without re-parsing.
+ */
+import type { ComponentSection, Expression, RequestSelector, ResponseSelector } from './ast.js';
+import { ExpressionSyntaxError, PointerSyntaxError } from './errors.js';
+import { parsePointer } from './json-pointer.js';
+
+const ROOTS =
+  '$url, $method, $statusCode, $request., $response., $inputs., $workflow.inputs., $outputs., $steps., $workflows., $sourceDescriptions. or $components.';
+
+const COMPONENT_SECTIONS: readonly ComponentSection[] = ['parameters', 'inputs', 'successActions', 'failureActions'];
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+/** Step, workflow and source ids: `[A-Za-z0-9_-]` (a '.' would be ambiguous with the next segment). */
+function isIdChar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || c === 95 /* _ */ || c === 45 /* - */;
+}
+/** Input, output, component and field names may also contain '.', as Arazzo map keys may. */
+function isNameChar(c: number): boolean {
+  return isIdChar(c) || c === 46 /* . */;
+}
+/** Query and path parameter names also allow brackets (`filter[status]`). */
+function isParamNameChar(c: number): boolean {
+  return isNameChar(c) || c === 91 /* [ */ || c === 93 /* ] */;
+}
+// RFC 9110 tchar: "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA
+const TCHAR_SYMBOLS = new Set("!#$%&'*+-.^_`|~".split('').map((ch) => ch.charCodeAt(0)));
+function isTchar(c: number): boolean {
+  return isLetter(c) || isDigit(c) || TCHAR_SYMBOLS.has(c);
+}
+
+class ExpressionParser {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  parse(): Expression {
+    if (this.text[0] !== '$') this.fail('a runtime expression starts with "$"', 0);
+    this.pos = 1;
+    const root = this.word();
+    const expr = this.parseRoot(root);
+    if (this.pos < this.text.length) {
+      this.fail(`unexpected ${JSON.stringify(this.text[this.pos])} after "${this.text.slice(0, this.pos)}"`);
+    }
+    return expr;
+  }
+
+  private parseRoot(root: string): Expression {
+    const source = this.text;
+    switch (root) {
+      case 'url':
+      case 'method':
+      case 'statusCode':
+        return { kind: root, source };
+      case 'request':
+        this.dot();
+        return { kind: 'request', source, selector: this.requestSelector() };
+      case 'response':
+        this.dot();
+        return { kind: 'response', source, selector: this.responseSelector() };
+      case 'inputs':
+        this.dot();
+        return { kind: 'inputs', source, name: this.name('an input name'), pointer: this.pointer(), alias: false };
+      case 'workflow':
+        this.dot();
+        this.keyword(['inputs'], 'after "$workflow."');
+        this.dot();
+        return { kind: 'inputs', source, name: this.name('an input name'), pointer: this.pointer(), alias: true };
+      case 'outputs':
+        this.dot();
+        return { kind: 'outputs', source, name: this.name('an output name'), pointer: this.pointer() };
+      case 'steps':
+        return this.step();
+      case 'workflows':
+        return this.workflow();
+      case 'sourceDescriptions': {
+        this.dot();
+        const name = this.id('a source description name');
+        this.dot();
+        return { kind: 'sourceDescription', source, name, field: this.name('a field name') };
+      }
+      case 'components': {
+        this.dot();
+        const section = this.keyword(COMPONENT_SECTIONS, 'after "$components."');
+        this.dot();
+        return { kind: 'component', source, section, name: this.name('a component name'), pointer: this.pointer() };
+      }
+      case '':
+        return this.fail(`"$" must be followed by an expression name: ${ROOTS}`, 1);
+      default:
+        return this.fail(`unknown expression "$${root}": expected ${ROOTS}`, 1);
+    }
+  }
+
+  private step(): Expression {
+    const source = this.text;
+    this.dot();
+    const stepId = this.id('a step id');
+    this.dot();
+    const field = this.keyword(['outputs', 'response', 'request'], `after "$steps.${stepId}."`);
+    this.dot();
+    if (field === 'outputs') {
+      return { kind: 'stepOutputs', source, stepId, name: this.name('an output name'), pointer: this.pointer() };
+    }
+    if (field === 'response') return { kind: 'stepResponse', source, stepId, selector: this.responseSelector() };
+    return { kind: 'stepRequest', source, stepId, selector: this.requestSelector() };
+  }
+
+  private workflow(): Expression {
+    this.dot();
+    const workflowId = this.id('a workflow id');
+    this.dot();
+    const field = this.keyword(['inputs', 'outputs'], `after "$workflows.${workflowId}."`);
+    this.dot();
+    const name = this.name(field === 'inputs' ? 'an input name' : 'an output name');
+    return { kind: 'workflow', source: this.text, workflowId, field, name, pointer: this.pointer() };
+  }
+
+  private requestSelector(): RequestSelector {
+    const part = this.keyword(['header', 'query', 'path', 'body'], 'in a request reference');
+    if (part === 'body') return { part, pointer: this.pointer() };
+    this.dot();
+    if (part === 'header') return { part, name: this.headerName() };
+    return { part, name: this.take(isParamNameChar, `a ${part} parameter name`) };
+  }
+
+  private responseSelector(): ResponseSelector {
+    const part = this.keyword(['header', 'body', 'statusCode'], 'in a response reference');
+    if (part === 'statusCode') return { part };
+    if (part === 'body') return { part, pointer: this.pointer() };
+    this.dot();
+    return { part, name: this.headerName() };
+  }
+
+  private headerName(): string {
+    return this.take(isTchar, 'a header name');
+  }
+  private id(what: string): string {
+    return this.take(isIdChar, what);
+  }
+  private name(what: string): string {
+    return this.take(isNameChar, what);
+  }
+
+  /** An optional `#<json-pointer>` running to the end of the expression. */
+  private pointer(): string[] {
+    if (this.text[this.pos] !== '#') return [];
+    const start = this.pos + 1;
+    this.pos = this.text.length;
+    try {
+      return parsePointer(this.text.slice(start));
+    } catch (error) {
+      if (error instanceof PointerSyntaxError) this.fail(error.message, start + error.offset);
+      throw error;
+    }
+  }
+
+  private keyword<T extends string>(allowed: readonly T[], where: string): T {
+    const at = this.pos;
+    const word = this.word();
+    const match = allowed.find((candidate) => candidate === word);
+    if (match === undefined) {
+      const got = word === '' ? this.found() : `, found "${word}"`;
+      this.fail(`expected ${allowed.map((a) => `"${a}"`).join(', ')} ${where}${got}`, at);
+    }
+    return match;
+  }
+
+  private word(): string {
+    return this.takeWhile(isLetter);
+  }
+
+  private take(accept: (c: number) => boolean, what: string): string {
+    const value = this.takeWhile(accept);
+    if (value === '') this.fail(`expected ${what} after "${this.text.slice(0, this.pos)}"${this.found()}`);
+    return value;
+  }
+
+  private takeWhile(accept: (c: number) => boolean): string {
+    const start = this.pos;
+    while (this.pos < this.text.length && accept(this.text.charCodeAt(this.pos))) this.pos++;
+    return this.text.slice(start, this.pos);
+  }
+
+  private dot(): void {
+    if (this.text[this.pos] !== '.') this.fail(`expected "." after "${this.text.slice(0, this.pos)}"${this.found()}`);
+    this.pos++;
+  }
+
+  private found(): string {
+    return this.pos < this.text.length ? `, found ${JSON.stringify(this.text[this.pos])}` : ', but the expression ends';
+  }
+
+  private fail(message: string, at: number = this.pos): never {
+    throw new ExpressionSyntaxError(message, this.text, at);
+  }
+}
+
+/** Parses one runtime expression (the whole string). Throws ExpressionSyntaxError. */
+export function parseExpression(source: string): Expression {
+  return new ExpressionParser(source).parse();
+}
+
+/** Whether the whole string is a runtime expression; never throws. */
+export function isRuntimeExpression(source: string): boolean {
+  try {
+    parseExpression(source);
+    return true;
+  } catch (error) {
+    if (error instanceof ExpressionSyntaxError) return false;
+    throw error;
+  }
+}

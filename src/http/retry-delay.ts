@@ -1,0 +1,33 @@
+/** Transport backoff policy: how long to wait before a retry. */
+
+export interface RetryDelayOptions {
+  /** Backoff unit for the first retry, ms (default 100). */
+  baseMs?: number;
+  /** No sleep is longer than this, Retry-After included. */
+  maxMs: number;
+  /** Source of jitter in [0, 1) (default Math.random). */
+  random?: () => number;
+  /** Clock for HTTP-date Retry-After values (default Date.now). */
+  now?: () => number;
+}
+
+/** Milliseconds to sleep before retry `attempt` (1-based): Retry-After when valid, else full-jitter exponential backoff; clamped to maxMs. */
+export function retryDelayMs(attempt: number, retryAfterHeader: string | undefined, opts: RetryDelayOptions): number {
+  const maxMs = Math.max(0, opts.maxMs);
+  const retryAfter = retryAfterMs(retryAfterHeader, opts.now ?? Date.now);
+  if (retryAfter !== undefined) return Math.min(retryAfter, maxMs);
+  const ceiling = (opts.baseMs ?? 100) * 2 ** Math.max(0, attempt - 1);
+  const random = opts.random ?? Math.random;
+  return Math.min(Math.floor(random() * ceiling), maxMs);
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP date; undefined when absent or malformed. */
+function retryAfterMs(header: string | undefined, now: () => number): number | undefined {
+  if (header === undefined) return undefined;
+  const value = header.trim();
+  if (value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now());
+}

@@ -1,0 +1,98 @@
+/** One attempt over the wire: a got stream read into a Buffer under the size cap. */
+
+import type { Got } from 'got';
+import type { RedirectContext } from './redirect-credentials.js';
+import { toTransportError } from './to-transport-error.js';
+import { TransportError } from './transport-error.js';
+
+export interface WireRequest {
+  method: string;
+  url: string;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  body: Buffer | string | undefined;
+  context: RedirectContext;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  bytes: Buffer;
+  url: string;
+}
+
+export interface AttemptLimits {
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Renders the request URL for an error message (secrets masked); called only on failure. */
+  shownUrl: () => string;
+}
+
+/** Sends once and reads the whole body; rejects with TransportError (ABORTED when `signal` fires). */
+export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, signal?: AbortSignal): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const fail = (code: 'ABORTED' | 'RESPONSE_TOO_LARGE' | undefined, error?: unknown): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      stream.destroy();
+      if (code === 'ABORTED') reject(new TransportError('ABORTED', 'aborted', { method: wire.method, url: limits.shownUrl() }));
+      else if (code === 'RESPONSE_TOO_LARGE') reject(tooLarge(wire.method, limits));
+      else reject(toTransportError(error, wire.method, limits.shownUrl(), limits.timeoutMs));
+    };
+    const onAbort = (): void => fail('ABORTED');
+    let settled = false;
+    let size = 0;
+    const chunks: Buffer[] = [];
+
+    let stream: ReturnType<Got['stream']>;
+    try {
+      stream = client.stream(wire.url, {
+        method: wire.method as 'GET',
+        headers: wire.headers,
+        body: wire.body,
+        context: wire.context as unknown as Record<string, unknown>,
+      });
+    } catch (error) {
+      reject(toTransportError(error, wire.method, limits.shownUrl(), limits.timeoutMs));
+      return;
+    }
+    // got auto-ends only bodiless GET and HEAD streams; everything else waits for a body.
+    if (wire.body === undefined && wire.method !== 'GET' && wire.method !== 'HEAD') stream.end();
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    stream.on('response', (response: { headers: Record<string, string | string[] | undefined> }) => {
+      // Content-Length counts compressed bytes, so a declared size over the cap is over it decoded too.
+      const declared = Number(response.headers['content-length']);
+      if (declared > limits.maxResponseBytes) fail('RESPONSE_TOO_LARGE');
+    });
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.maxResponseBytes) fail('RESPONSE_TOO_LARGE');
+      else chunks.push(chunk);
+    });
+    stream.on('error', (error: unknown) => fail(undefined, error));
+    stream.on('end', () => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      const response = stream.response;
+      if (response === undefined) {
+        reject(toTransportError(new Error('no response'), wire.method, limits.shownUrl(), limits.timeoutMs));
+        return;
+      }
+      resolve({
+        status: response.statusCode,
+        headers: response.headers as Record<string, string | string[]>,
+        bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+        url: response.url,
+      });
+    });
+  });
+}
+
+function tooLarge(method: string, limits: AttemptLimits): TransportError {
+  const mib = limits.maxResponseBytes / 1048576;
+  const shown = Number.isInteger(mib) ? String(mib) : String(Number(mib.toPrecision(3)));
+  return new TransportError('RESPONSE_TOO_LARGE', `response body exceeds the ${shown} MiB limit`, { method, url: limits.shownUrl() });
+}

@@ -1,0 +1,108 @@
+import { resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DescriptionError } from './errors.js';
+import { parseText } from './parse-text.js';
+
+export interface DereferenceOptions {
+  /** Fetches http(s) `$ref` targets; when absent such refs fail with DESCRIPTION_REF. */
+  fetchText?: (url: string) => Promise<string>;
+}
+
+const HTTP_URL = /^https?:\/\//i;
+
+/**
+ * Replaces every `$ref` in `doc` (in place) by its target, local or in another file or URL.
+ * Relative refs resolve against `location`. Circular refs are left as `$ref` objects.
+ * Throws DescriptionError DESCRIPTION_REF when a target cannot be read, parsed or found.
+ */
+export async function dereference(doc: object, location: string, options: DereferenceOptions): Promise<object> {
+  // The library is only loaded for documents that need it, to keep start-up fast.
+  const { $RefParser } = await import('@apidevtools/json-schema-ref-parser');
+  const remote = HTTP_URL.test(location);
+  const base = remote || location.startsWith('file:') ? location : resolvePath(location);
+  const fetchText = options.fetchText;
+  try {
+    return await $RefParser.dereference(base, doc, {
+      mutateInputSchema: true,
+      resolve: {
+        // Remote refs go through the caller's fetcher (the request pipeline), never the library's own client.
+        http: false,
+        // A description fetched over the network must not read local files.
+        ...(remote ? { file: false } : {}),
+        pipeline: {
+          order: 1,
+          canRead: HTTP_URL,
+          read: (file: { url: string }) => {
+            if (!fetchText) throw new Error(`cannot fetch ${file.url}: no fetcher was given for remote $refs`);
+            return fetchText(file.url);
+          },
+        },
+      },
+      parse: {
+        json: false,
+        yaml: false,
+        text: false,
+        binary: false,
+        // One parser for every referenced file, so YAML behaves the same everywhere and errors carry line:col.
+        description: {
+          order: 1,
+          allowEmpty: false,
+          canParse: true,
+          parse: (file: { url: string; data: unknown }) => parseText(asText(file.data), displayName(file.url)),
+        },
+      },
+      dereference: { circular: 'ignore' },
+    });
+  } catch (err) {
+    const reason = oneLine(err instanceof Error ? err.message : String(err));
+    const at = refPath(err);
+    throw new DescriptionError(
+      'DESCRIPTION_REF',
+      location,
+      `${location}: cannot resolve a $ref${at}: ${reason}; check the referenced file path and JSON pointer`,
+      { cause: err },
+    );
+  }
+}
+
+/** Whether any object in `value` has a `$ref` key; iterative so deep documents cannot overflow the stack. */
+export function containsRef(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+      continue;
+    }
+    if (Object.hasOwn(item, '$ref')) return true;
+    for (const child of Object.values(item)) stack.push(child);
+  }
+  return false;
+}
+
+function asText(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return String(data);
+}
+
+function displayName(url: string): string {
+  if (HTTP_URL.test(url)) return url;
+  try {
+    return url.startsWith('file:') ? fileURLToPath(url) : decodeURI(url);
+  } catch {
+    return url;
+  }
+}
+
+function refPath(err: unknown): string {
+  const path = (err as { path?: unknown }).path;
+  if (!Array.isArray(path) || path.length === 0) return '';
+  const pointer = path.map((token) => String(token).replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+  return ` at /${pointer}`;
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}

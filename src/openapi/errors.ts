@@ -1,0 +1,35 @@
+/** Errors thrown while loading descriptions and building requests. */
+
+export type DescriptionErrorCode = 'DESCRIPTION_UNREADABLE' | 'DESCRIPTION_INVALID' | 'DESCRIPTION_REF';
+
+/** Thrown when a description cannot be read, is not OpenAPI 3.0/3.1, or has a `$ref` that does not resolve. */
+export class DescriptionError extends Error {
+  override name = 'DescriptionError';
+  readonly code: DescriptionErrorCode;
+  /** File path or URL of the description. */
+  readonly location: string;
+
+  constructor(code: DescriptionErrorCode, location: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.location = location;
+  }
+}
+
+export type RequestBuildErrorCode =
+  | 'MISSING_PATH_PARAMETER'
+  | 'UNKNOWN_PARAMETER_LOCATION'
+  | 'UNSUPPORTED_CONTENT_TYPE'
+  | 'NO_SERVER_URL'
+  | 'BAD_BODY';
+
+/** Thrown when a step's parameters or body cannot be turned into an HTTP request. */
+export class RequestBuildError extends Error {
+  override name = 'RequestBuildError';
+  readonly code: RequestBuildErrorCode;
+
+  constructor(code: RequestBuildErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

@@ -1,0 +1,47 @@
+import { LineCounter, parseDocument } from 'yaml';
+import { DescriptionError } from './errors.js';
+
+/**
+ * Parses description text (JSON or YAML) into plain data.
+ * Throws DescriptionError DESCRIPTION_INVALID naming `location:line:col` on a syntax error.
+ */
+export function parseText(text: string, location: string): unknown {
+  // Large descriptions are usually JSON; JSON.parse is far faster than a YAML parse. On failure
+  // we fall through to YAML, which also reports the position of the error.
+  if (looksLikeJson(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // fall through
+    }
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    const reason = firstLine(error.message);
+    throw new DescriptionError(
+      'DESCRIPTION_INVALID',
+      location,
+      `${location}:${line}:${col}: YAML syntax error: ${reason}; fix the description and try again`,
+      { cause: error },
+    );
+  }
+  return doc.toJS() as unknown;
+}
+
+function looksLikeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // skip a BOM and whitespace
+    if (c === 0xfeff || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+    return c === 0x7b; // '{'
+  }
+  return false;
+}
+
+function firstLine(message: string): string {
+  const end = message.indexOf('\n');
+  return (end === -1 ? message : message.slice(0, end)).trim();
+}

@@ -1,0 +1,51 @@
+/** The operation index built from an OpenAPI description: what a step needs to build a request. */
+import type { HttpMethod } from '../http/types.js';
+
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+export interface ParameterSpec {
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  style?: string;
+  explode?: boolean;
+  allowReserved?: boolean;
+  schema?: unknown;
+  /** Media type of a `content`-style parameter; its value is serialised as that type (JSON). */
+  contentType?: string;
+}
+
+/** A piece of a compiled path template: literal text, or the name of a `{param}`. */
+export type PathPart = { literal: string } | { param: string };
+
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  /** Path template as written, e.g. `/pets/{petId}`. */
+  path: string;
+  /**
+   * Operation-, then path-, then document-level server URLs, variables at their defaults.
+   * Made absolute when the description came over http(s); kept as written for a file.
+   */
+  servers: string[];
+  /** Path-item and operation parameters merged by (name, in); the operation's win. */
+  parameters: ParameterSpec[];
+  requestBody?: { required: boolean; contentTypes: string[] };
+  /** RFC 6901 pointer of the operation, e.g. `/paths/~1pets~1{petId}/get`. */
+  pointer: string;
+  /** `path` split once at load time so request building does no parsing. */
+  pathTemplate: PathPart[];
+  /** Accept header value derived from the responses' JSON media types; undefined when none. */
+  accept?: string;
+}
+
+export interface OpenApiDescription {
+  /** Absolute file path or http(s) URL the description was read from. */
+  location: string;
+  /** The `openapi` field, e.g. `3.0.3`. */
+  version: string;
+  title?: string;
+  /** Document-level servers (the spec's default `/` when none are declared). */
+  servers: string[];
+  operations: Map<string, Operation>;
+}
