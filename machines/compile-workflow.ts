@@ -69,7 +69,7 @@ function workflowSetup(judge: Judge) {
         if (params.failedVia) record.failedVia = params.failedVia;
         return {
           records: [...context.records, record],
-          steps: { ...context.steps, [params.stepId]: { outputs: record.outputs, data: last?.data } },
+          steps: { ...context.steps, [params.stepId]: { ...(last?.data as object | undefined), outputs: record.outputs } },
         };
       }),
       scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({

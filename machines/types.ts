@@ -52,8 +52,8 @@ export interface StepOutcome {
   reason?: string;
   /** Seconds from an HTTP Retry-After header on the response, when present. */
   retryAfterHeaderSeconds?: number;
-  /** Expression data of this run (request, response) for later `$steps.<id>` references; opaque to the machine. */
-  data?: unknown;
+  /** Expression data of this run (an object such as {request, response}) for later `$steps.<id>` references; opaque to the machine. */
+  data?: Record<string, unknown>;
 }
 
 /** One entry of the run record's `steps`. */
@@ -80,11 +80,17 @@ export interface RunFailure {
   message: string;
 }
 
+/** What later steps can see of a step: its outputs and whatever its outcome's `data` held (request, response). */
+export interface StepState {
+  outputs: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 export interface WorkflowContext {
   workflowId: string;
   inputs: Record<string, unknown>;
-  /** Expression data of the latest run of each step, by stepId (StepOutcome.data plus outputs). */
-  steps: Record<string, { outputs: Record<string, unknown>; data?: unknown }>;
+  /** Expression data of the latest run of each step, by stepId: the fields of StepOutcome.data plus `outputs`. */
+  steps: Record<string, StepState>;
   records: StepRecord[];
   /** Step body runs so far (retries and goto revisits included). */
   runs: number;

@@ -36,6 +36,12 @@ function isTchar(c: number): boolean {
   return isLetter(c) || isDigit(c) || TCHAR_SYMBOLS.has(c);
 }
 
+/** `"a", "b" or "c"` */
+function oneOf(words: readonly string[]): string {
+  const quoted = words.map((word) => `"${word}"`);
+  return quoted.length === 1 ? (quoted[0] as string) : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
 class ExpressionParser {
   private pos = 0;
 
@@ -168,7 +174,7 @@ class ExpressionParser {
     const match = allowed.find((candidate) => candidate === word);
     if (match === undefined) {
       const got = word === '' ? this.found() : `, found "${word}"`;
-      this.fail(`expected ${allowed.map((a) => `"${a}"`).join(', ')} ${where}${got}`, at);
+      this.fail(`expected ${oneOf(allowed)} ${where}${got}`, at);
     }
     return match;
   }

@@ -4,7 +4,7 @@ import { parseBody, splitContentType } from './parse-body.js';
 import type { HttpRequest } from './types.js';
 
 /** Header and query names whose values are always secret, whatever the auth scheme says. */
-const ALWAYS_SECRET = [
+const ALWAYS_SECRET: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
   'cookie',
@@ -14,7 +14,7 @@ const ALWAYS_SECRET = [
   'api_key',
   'apikey',
   'access_token',
-];
+]);
 
 export const MASK = '***';
 
@@ -26,9 +26,10 @@ export interface RedactedRequest {
 }
 
 /** Lower-cased names whose values must be masked: the fixed list plus the auth hook's own. */
-export function secretNames(auth: HttpRequest['auth']): Set<string> {
+export function secretNames(auth: HttpRequest['auth']): ReadonlySet<string> {
+  if (auth === undefined) return ALWAYS_SECRET;
   const names = new Set(ALWAYS_SECRET);
-  if (auth) for (const name of auth.secretNames()) names.add(name.toLowerCase());
+  for (const name of auth.secretNames()) names.add(name.toLowerCase());
   return names;
 }
 
@@ -45,7 +46,7 @@ export function redactRequest(req: HttpRequest): RedactedRequest {
 }
 
 /** The URL with secret query values and any password masked; the rest of it kept byte for byte. */
-export function redactUrl(url: string, secrets: Set<string>): string {
+export function redactUrl(url: string, secrets: ReadonlySet<string>): string {
   const hashAt = url.indexOf('#');
   const withoutHash = hashAt === -1 ? url : url.slice(0, hashAt);
   const queryAt = withoutHash.indexOf('?');
@@ -55,7 +56,7 @@ export function redactUrl(url: string, secrets: Set<string>): string {
 }
 
 /** `a=1&key=s` with the values of secret names masked (query strings and form bodies). */
-function redactPairs(pairs: string, secrets: Set<string>): string {
+function redactPairs(pairs: string, secrets: ReadonlySet<string>): string {
   return pairs
     .split('&')
     .map((pair) => {
@@ -78,7 +79,7 @@ function maskPassword(urlWithoutQuery: string): string {
   return urlWithoutQuery.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:]*):[^/@]*@/i, `$1:${MASK}@`);
 }
 
-function redactBody(body: NonNullable<HttpRequest['body']>, secrets: Set<string>): unknown {
+function redactBody(body: NonNullable<HttpRequest['body']>, secrets: ReadonlySet<string>): unknown {
   if (body.kind === 'multipart') {
     return body.parts.map((part) => ({
       name: part.name,

@@ -9,7 +9,7 @@ export interface RedirectContext {
   /** The request URL, used when there is no auth hook (origin computed only if a redirect happens). */
   requestUrl: string;
   /** Lower-cased header names to drop on a cross-origin redirect. */
-  secrets: Set<string>;
+  secrets: ReadonlySet<string>;
 }
 
 /**

@@ -27,6 +27,8 @@ function retryAfterMs(header: string | undefined, now: () => number): number | u
   const value = header.trim();
   if (value === '') return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP date always names a month; this keeps Date.parse from reading "-5" as a year.
+  if (!/[a-z]/i.test(value)) return undefined;
   const at = Date.parse(value);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now());

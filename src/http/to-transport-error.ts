@@ -30,6 +30,8 @@ function classify(name: unknown, errno: string | undefined, message: string, tim
   if (RESET_CODES.has(errno)) return ['CONNECTION_RESET', 'connection reset'];
   if (isTlsCode(errno)) return ['TLS_FAILURE', `TLS failure (${errno})`];
   if (errno === 'ERR_TOO_MANY_REDIRECTS') return ['TRANSPORT_ERROR', 'too many redirects'];
+  if (errno === 'ERR_INVALID_URL') return ['TRANSPORT_ERROR', 'invalid URL'];
+  if (errno === 'ERR_UNSUPPORTED_PROTOCOL') return ['TRANSPORT_ERROR', 'unsupported protocol (use http or https)'];
   return ['TRANSPORT_ERROR', `transport error (${errno}: ${firstLine(message)})`];
 }
 

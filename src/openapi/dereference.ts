@@ -9,10 +9,13 @@ export interface DereferenceOptions {
 }
 
 const HTTP_URL = /^https?:\/\//i;
+const ARRAY_INDEX = /^\d+$/;
+/** Members whose contents a request never needs; examples may even hold literal `$ref` data. */
+const SKIPPED_MEMBERS: ReadonlySet<string> = new Set(['example', 'examples', 'callbacks', 'links']);
 
 /**
- * Replaces every `$ref` in `doc` (in place) by its target, local or in another file or URL.
- * Relative refs resolve against `location`. Circular refs are left as `$ref` objects.
+ * Replaces the `$ref`s that request building reads (in place) by their targets, local or in other files or URLs.
+ * Relative refs resolve against `location`. Schemas of bodies and headers keep their `$ref`s.
  * Throws DescriptionError DESCRIPTION_REF when a target cannot be read, parsed or found.
  */
 export async function dereference(doc: object, location: string, options: DereferenceOptions): Promise<object> {
@@ -51,7 +54,9 @@ export async function dereference(doc: object, location: string, options: Derefe
           parse: (file: { url: string; data: unknown }) => parseText(asText(file.data), displayName(file.url)),
         },
       },
-      dereference: { circular: 'ignore' },
+      // `true` keeps a recursive parameter schema as a cyclic graph; `ignore` would leave any
+      // $ref whose target contains a cycle unresolved, parameters and bodies included.
+      dereference: { circular: true, excludedPathMatcher: skipsDereference },
     });
   } catch (err) {
     const reason = oneLine(err instanceof Error ? err.message : String(err));
@@ -63,6 +68,20 @@ export async function dereference(doc: object, location: string, options: Derefe
       { cause: err },
     );
   }
+}
+
+/**
+ * Only what request building reads is dereferenced: `paths`, minus body and header schemas,
+ * examples, callbacks, links and extensions. Large descriptions are mostly schemas, and
+ * recursive schemas would otherwise become cyclic object graphs. Parameter schemas are kept.
+ */
+function skipsDereference(pathFromRoot: string): boolean {
+  const pointer = pathFromRoot.slice(pathFromRoot.indexOf('#') + 1);
+  const cut = pointer.lastIndexOf('/');
+  const last = pointer.slice(cut + 1);
+  if (cut === 0) return last !== 'paths';
+  if (last === 'schema') return !ARRAY_INDEX.test(pointer.slice(pointer.lastIndexOf('/', cut - 1) + 1, cut));
+  return SKIPPED_MEMBERS.has(last) || last.startsWith('x-');
 }
 
 /** Whether any object in `value` has a `$ref` key; iterative so deep documents cannot overflow the stack. */

@@ -1,6 +1,6 @@
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import type { ActionPlan, Judge, StepOutcome, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import type { ActionPlan, Judge, RunStepInput, StepOutcome, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 
 /** A step's scripted responses: the status of each successive run (the last one repeats). */
 export type Script = Record<string, number[]>;
@@ -42,7 +42,7 @@ export async function runPlan(
   const seen = new Map<string, number>();
   const machine = compileWorkflow(plan, opts.judge ?? judgeOf([])).provide({
     actors: {
-      runStep: fromPromise<StepOutcome, { stepId: string }>(async ({ input }) => {
+      runStep: fromPromise<StepOutcome, RunStepInput>(async ({ input }) => {
         calls.push(input.stepId);
         const n = seen.get(input.stepId) ?? 0;
         seen.set(input.stepId, n + 1);

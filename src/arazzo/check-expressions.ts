@@ -1,0 +1,80 @@
+/** Parses the expressions of a document (values, payloads, outputs, conditions) and checks what they refer to. */
+import {
+  compileTemplate,
+  ConditionSyntaxError,
+  expressionsIn,
+  ExpressionSyntaxError,
+  parseCondition,
+  parseExpression,
+  TemplateCycleError,
+  type Expression,
+  type Template,
+  type TemplateWarning,
+} from '../expressions/index.js';
+import { checkReferences } from './check-references.js';
+import type { ExpressionScope } from './expression-scope.js';
+import type { Report } from './finding.js';
+
+/** Checks a string that must be exactly one runtime expression (an output): a parse failure is an error. */
+export function checkExpressionString(source: string, pointer: string, scope: ExpressionScope, report: Report): void {
+  let expr: Expression;
+  try {
+    expr = parseExpression(source);
+  } catch (error) {
+    if (!(error instanceof ExpressionSyntaxError)) throw error;
+    report.error('EXPRESSION_SYNTAX', pointer, `"${source}" is not a valid runtime expression: ${error.message}`);
+    return;
+  }
+  checkReferences(expr, pointer, scope, report);
+}
+
+/**
+ * Checks a value that is rendered as a template: a payload (`strict` false: a `$` string that does
+ * not parse is sent as written, a warning) or a parameter value (`strict` true: a value that starts
+ * with `$` must be an expression, an error).
+ */
+export function checkTemplate(value: unknown, pointer: string, scope: ExpressionScope, report: Report, strict: boolean): void {
+  const warnings: TemplateWarning[] = [];
+  let template: Template;
+  try {
+    template = compileTemplate(value, warnings);
+  } catch (error) {
+    if (!(error instanceof TemplateCycleError)) throw error;
+    report.error('PAYLOAD_CYCLE', pointer + error.pointer, error.message);
+    return;
+  }
+  for (const warning of warnings) {
+    const at = pointer + warning.pointer;
+    if (strict && warning.pointer === '' && typeof value === 'string' && value.startsWith('$')) {
+      checkExpressionString(value, at, scope, report);
+    } else {
+      report.warning('EXPRESSION_KEPT_LITERAL', at, warning.message);
+    }
+  }
+  for (const [expr, at] of expressionsWithPointers(template)) checkReferences(expr, pointer + at, scope, report);
+}
+
+/** Checks a `simple` condition: a parse failure is an error naming the parser's message. */
+export function checkCondition(condition: string, pointer: string, scope: ExpressionScope, report: Report): void {
+  try {
+    for (const expr of expressionsIn(parseCondition(condition))) checkReferences(expr, pointer, scope, report);
+  } catch (error) {
+    if (!(error instanceof ConditionSyntaxError)) throw error;
+    report.error('CONDITION_SYNTAX', pointer, `condition "${condition}" does not parse: ${error.message}`);
+  }
+}
+
+function expressionsWithPointers(template: Template): Array<[Expression, string]> {
+  switch (template.kind) {
+    case 'literal':
+      return [];
+    case 'expression':
+      return [[template.expression, template.pointer]];
+    case 'interpolation':
+      return template.parts.flatMap((part) => (typeof part === 'string' ? [] : [[part.expression, template.pointer] as [Expression, string]]));
+    case 'array':
+      return template.items.flatMap(expressionsWithPointers);
+    case 'object':
+      return template.entries.flatMap(([, child]) => expressionsWithPointers(child));
+  }
+}

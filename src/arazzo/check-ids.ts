@@ -1,0 +1,46 @@
+/** Uniqueness of workflow ids, step ids and source names; workflow and source cross-references. */
+import type { Report } from './finding.js';
+import type { ArazzoDocument } from './model.js';
+import { childPointer } from './read-fields.js';
+import { didYouMean } from './suggest.js';
+
+/** Reports duplicate workflowIds, stepIds (per workflow) and source names, unknown `dependsOn` workflows and source types. */
+export function checkIds(doc: ArazzoDocument, report: Report): void {
+  const names = new Set<string>();
+  for (const source of doc.sourceDescriptions) {
+    if (source.name !== undefined) {
+      if (names.has(source.name)) report.error('DUPLICATE_SOURCE_NAME', childPointer(source.pointer, 'name'), `source name "${source.name}" is used twice`);
+      names.add(source.name);
+    }
+    if (source.type === 'arazzo') {
+      report.warning('UNSUPPORTED_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source "${source.name ?? ''}" is an Arazzo document; the v1 runner only calls OpenAPI sources, so steps that use it fail at runtime`);
+    } else if (source.type !== undefined && source.type !== 'openapi') {
+      report.error('INVALID_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source type "${source.type}" is not "openapi" or "arazzo"`);
+    }
+  }
+
+  const workflowIds = new Set<string>();
+  for (const workflow of doc.workflows) {
+    if (workflow.workflowId === undefined) continue;
+    if (workflowIds.has(workflow.workflowId)) {
+      report.error('DUPLICATE_WORKFLOW_ID', childPointer(workflow.pointer, 'workflowId'), `workflowId "${workflow.workflowId}" is used twice; --workflow could not tell them apart`);
+    }
+    workflowIds.add(workflow.workflowId);
+  }
+
+  for (const workflow of doc.workflows) {
+    const stepIds = new Set<string>();
+    for (const step of workflow.steps) {
+      if (step.stepId === undefined) continue;
+      if (stepIds.has(step.stepId)) {
+        report.error('DUPLICATE_STEP_ID', childPointer(step.pointer, 'stepId'), `stepId "${step.stepId}" is used twice in workflow "${workflow.workflowId ?? ''}"`);
+      }
+      stepIds.add(step.stepId);
+    }
+    workflow.dependsOn.forEach((id, index) => {
+      // A qualified `$sourceDescriptions.<name>.<workflowId>` names a workflow in another document.
+      if (id.startsWith('$sourceDescriptions.') || workflowIds.has(id)) return;
+      report.error('UNKNOWN_WORKFLOW', childPointer(childPointer(workflow.pointer, 'dependsOn'), index), `dependsOn names workflow "${id}", which this document does not declare${didYouMean(id, workflowIds)}`);
+    });
+  }
+}

@@ -1,0 +1,71 @@
+/** Checks what a parsed runtime expression refers to: steps, their outputs, sources, components, workflows. */
+import type { Expression } from '../expressions/index.js';
+import type { ExpressionScope } from './expression-scope.js';
+import type { Report } from './finding.js';
+import { didYouMean } from './suggest.js';
+
+/** Reports references to unknown or later steps, undeclared outputs, unknown sources/components/workflows, and `$response` before the request. */
+export function checkReferences(expr: Expression, pointer: string, scope: ExpressionScope, report: Report): void {
+  switch (expr.kind) {
+    case 'response':
+    case 'statusCode':
+      if (scope.phase === 'request') {
+        report.error('RESPONSE_NOT_AVAILABLE', pointer, `${expr.source} is not available here: the step's request has not been sent yet`);
+      } else if (scope.phase === 'workflow') {
+        report.error('RESPONSE_NOT_AVAILABLE', pointer, `${expr.source} has no current step in workflow outputs; use $steps.<stepId>.response… or a step output`);
+      }
+      return;
+    case 'stepOutputs':
+    case 'stepRequest':
+    case 'stepResponse':
+      checkStepReference(expr, expr.stepId, expr.kind === 'stepOutputs' ? expr.name : undefined, pointer, scope, report);
+      return;
+    case 'sourceDescription': {
+      const names = scope.doc.sourceDescriptions.flatMap((s) => (s.name === undefined ? [] : [s.name]));
+      if (!names.includes(expr.name)) {
+        report.error('UNKNOWN_SOURCE', pointer, `${expr.source} names source "${expr.name}", which the document does not declare${didYouMean(expr.name, names)}`);
+      }
+      return;
+    }
+    case 'component': {
+      const section = scope.doc.components?.[expr.section] ?? {};
+      if (!Object.hasOwn(section, expr.name)) {
+        report.error('UNKNOWN_COMPONENT', pointer, `${expr.source} names a component that components.${expr.section} does not declare${didYouMean(expr.name, Object.keys(section))}`);
+      }
+      return;
+    }
+    case 'workflow': {
+      const ids = scope.doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
+      if (!ids.includes(expr.workflowId)) {
+        report.error('UNKNOWN_WORKFLOW', pointer, `${expr.source} names workflow "${expr.workflowId}", which the document does not declare${didYouMean(expr.workflowId, ids)}`);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function checkStepReference(expr: Expression, stepId: string, output: string | undefined, pointer: string, scope: ExpressionScope, report: Report): void {
+  const workflow = scope.workflow;
+  if (workflow === undefined || scope.phase === 'shared') return;
+  const index = workflow.steps.findIndex((step) => step.stepId === stepId);
+  const target = workflow.steps[index];
+  if (target === undefined) {
+    const ids = workflow.steps.flatMap((s) => (s.stepId === undefined ? [] : [s.stepId]));
+    report.error('UNKNOWN_STEP', pointer, `${expr.source} names step "${stepId}", which workflow "${workflow.workflowId ?? ''}" does not have${didYouMean(stepId, ids)}`);
+    return;
+  }
+  if (output !== undefined && !Object.hasOwn(target.outputs, output)) {
+    const declared = Object.keys(target.outputs);
+    const known = declared.length === 0 ? 'it declares no outputs' : `it declares ${declared.map((name) => `"${name}"`).join(', ')}`;
+    report.error('UNKNOWN_STEP_OUTPUT', pointer, `${expr.source}: step "${stepId}" has no output "${output}" (${known})${didYouMean(output, declared)}`);
+    return;
+  }
+  if (scope.stepIndex === undefined) return;
+  if (index === scope.stepIndex) {
+    report.warning('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to its own step "${stepId}", which has not finished yet; use $response… or $statusCode for the current step`);
+  } else if (index > scope.stepIndex) {
+    report.warning('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to step "${stepId}", which comes later in the workflow and will not have run yet (unless a goto jumps back)`);
+  }
+}

@@ -1,0 +1,121 @@
+/** Structural checks on the raw value: version, required fields, JSON types, unknown fields. */
+import type { Report } from './finding.js';
+import { childPointer, isObject, type RawObject } from './read-fields.js';
+import { REFERENCE_FIELDS, SHAPES, type FieldType, type ShapeName } from './structure-schema.js';
+import { didYouMean } from './suggest.js';
+
+const SUPPORTED_VERSION = /^1\.0\.\d+$/;
+const CRITERION_TYPES_TEXT = 'a string (simple, regex, jsonpath, xpath) or an object with type and version';
+
+/** Reports the `arazzo` version, missing and wrongly typed fields, and unknown fields, for the whole document. */
+export function checkStructure(raw: unknown, report: Report): void {
+  if (!isObject(raw)) return;
+  checkVersion(raw, report);
+  checkNoWorkflows(raw, report);
+  checkObject(raw, '', 'document', report);
+}
+
+function checkVersion(raw: RawObject, report: Report): void {
+  const version = raw.arazzo;
+  if (version === undefined || version === null) return; // reported as MISSING_FIELD
+  if (typeof version !== 'string') {
+    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo must be a version string such as "1.0.1", found ${describe(version)}; quote it`);
+  } else if (!SUPPORTED_VERSION.test(version)) {
+    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo version "${version}" is not supported; this runner reads Arazzo 1.0.x (e.g. "1.0.1")`);
+  }
+}
+
+// The spec's own row: a document without workflows is invalid. It gets its own code, not MISSING_FIELD.
+function checkNoWorkflows(raw: RawObject, report: Report): void {
+  const workflows = raw.workflows;
+  if (workflows === undefined || workflows === null || (Array.isArray(workflows) && workflows.length === 0)) {
+    report.error('NO_WORKFLOWS', workflows === undefined ? '' : '/workflows', 'the document declares no workflows; add at least one under "workflows"');
+  }
+}
+
+function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report: Report): void {
+  const isReference = (shapeName === 'parameter' || shapeName === 'action') && 'reference' in o;
+  const shape = SHAPES[shapeName];
+  const fields = isReference ? REFERENCE_FIELDS : shape.fields;
+  const required = isReference ? ['reference'] : shape.required;
+  const where = pointer === '' ? 'the document' : pointer;
+
+  for (const name of required) {
+    if (o[name] === undefined || o[name] === null) report.error('MISSING_FIELD', pointer, `${where} has no "${name}" (required)`);
+  }
+  for (const [name, value] of Object.entries(o)) {
+    const at = childPointer(pointer, name);
+    const type = fields[name];
+    if (type === undefined) {
+      if (!name.startsWith('x-')) {
+        report.warning('UNKNOWN_FIELD', at, `unknown field "${name}" is ignored${didYouMean(name, Object.keys(fields))}`);
+      }
+      continue;
+    }
+    if (value === null || value === undefined || !hasType(value, type)) {
+      if (value !== null && value !== undefined) report.error('INVALID_TYPE', at, `"${name}" must be ${typeText(type)}, found ${describe(value)}`);
+      continue;
+    }
+    const descend = isReference ? undefined : shape.children?.[name];
+    if (descend) checkChildren(value, at, name, descend, report);
+  }
+  if (shapeName === 'workflow' || shapeName === 'document') checkNotEmpty(o, pointer, report);
+}
+
+function checkChildren(value: unknown, pointer: string, name: string, descend: NonNullable<(typeof SHAPES)[ShapeName]['children']>[string], report: Report): void {
+  if ('object' in descend) {
+    checkObject(value as RawObject, pointer, descend.object, report);
+    return;
+  }
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value as RawObject);
+  for (const [key, item] of entries) {
+    const at = childPointer(pointer, key);
+    if ('stringValues' in descend || 'stringItems' in descend) {
+      if (typeof item !== 'string') report.error('INVALID_TYPE', at, `${name} entries must be strings, found ${describe(item)}`);
+    } else if (!isObject(item)) {
+      report.error('INVALID_TYPE', at, `${name} entries must be mappings, found ${describe(item)}`);
+    } else {
+      checkObject(item, at, 'each' in descend ? descend.each : descend.values, report);
+    }
+  }
+}
+
+function checkNotEmpty(o: RawObject, pointer: string, report: Report): void {
+  if (pointer === '' && Array.isArray(o.sourceDescriptions) && o.sourceDescriptions.length === 0) {
+    report.error('NO_SOURCES', '/sourceDescriptions', 'sourceDescriptions is empty; add the OpenAPI description the steps call');
+  }
+  if (pointer !== '' && Array.isArray(o.steps) && o.steps.length === 0) {
+    report.error('NO_STEPS', childPointer(pointer, 'steps'), 'the workflow has no steps; add at least one');
+  }
+}
+
+function hasType(value: unknown, type: FieldType): boolean {
+  switch (type) {
+    case 'any':
+      return true;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isObject(value);
+    case 'criterionType':
+      return typeof value === 'string' || (isObject(value) && typeof value.type === 'string');
+    default:
+      return typeof value === type;
+  }
+}
+
+function typeText(type: FieldType): string {
+  if (type === 'criterionType') return CRITERION_TYPES_TEXT;
+  if (type === 'object') return 'a mapping';
+  if (type === 'array') return 'a list';
+  return `a ${type}`;
+}
+
+/** The JSON type of a raw value, for messages ("a list", "the number 3"). */
+export function describe(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `the ${typeof value} ${String(value)}`;
+}

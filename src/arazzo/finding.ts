@@ -1,0 +1,90 @@
+import type { Position } from './model.js';
+
+/** Every code `validateDocument` reports; docs/cli.md has the table of what each means. */
+export type FindingCode =
+  | 'UNSUPPORTED_VERSION'
+  | 'MISSING_FIELD'
+  | 'INVALID_TYPE'
+  | 'UNKNOWN_FIELD'
+  | 'NO_WORKFLOWS'
+  | 'NO_STEPS'
+  | 'NO_SOURCES'
+  | 'DUPLICATE_WORKFLOW_ID'
+  | 'DUPLICATE_STEP_ID'
+  | 'DUPLICATE_SOURCE_NAME'
+  | 'INVALID_SOURCE_TYPE'
+  | 'UNSUPPORTED_SOURCE_TYPE'
+  | 'UNKNOWN_WORKFLOW'
+  | 'STEP_WITHOUT_OPERATION'
+  | 'STEP_OPERATION_CONFLICT'
+  | 'OPERATION_PATH_UNSUPPORTED'
+  | 'NESTED_WORKFLOW_UNSUPPORTED'
+  | 'OPERATION_NOT_FOUND'
+  | 'AMBIGUOUS_OPERATION_ID'
+  | 'UNKNOWN_SOURCE'
+  | 'INVALID_PARAMETER_LOCATION'
+  | 'INVALID_REFERENCE'
+  | 'UNKNOWN_COMPONENT'
+  | 'REFERENCE_KIND_MISMATCH'
+  | 'UNKNOWN_ACTION_TYPE'
+  | 'ACTION_NOT_SUPPORTED'
+  | 'RETRY_IN_SUCCESS_CHAIN'
+  | 'MISSING_GOTO_TARGET'
+  | 'UNKNOWN_GOTO_STEP'
+  | 'CROSS_WORKFLOW_GOTO'
+  | 'INVALID_RETRY_LIMIT'
+  | 'INVALID_RETRY_AFTER'
+  | 'UNKNOWN_CRITERION_TYPE'
+  | 'SUCCESS_CRITERION_SKIPPED'
+  | 'UNSUPPORTED_ACTION_CRITERION'
+  | 'CRITERION_CONTEXT_UNSUPPORTED'
+  | 'CONDITION_SYNTAX'
+  | 'EXPRESSION_SYNTAX'
+  | 'EXPRESSION_KEPT_LITERAL'
+  | 'PAYLOAD_CYCLE'
+  | 'RESPONSE_NOT_AVAILABLE'
+  | 'UNKNOWN_STEP'
+  | 'UNKNOWN_STEP_OUTPUT'
+  | 'FORWARD_STEP_REFERENCE';
+
+export type Severity = 'error' | 'warning';
+
+/** One problem found in a document, located by JSON pointer and (when known) line and column. */
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  message: string;
+  pointer: string;
+  line?: number;
+  col?: number;
+}
+
+/** Collects findings for one document; checks call `error`/`warning` instead of throwing. */
+export class Report {
+  readonly findings: Finding[] = [];
+
+  constructor(private readonly locate: (pointer: string) => Position | undefined) {}
+
+  error(code: FindingCode, pointer: string, message: string): void {
+    this.add('error', code, pointer, message);
+  }
+
+  warning(code: FindingCode, pointer: string, message: string): void {
+    this.add('warning', code, pointer, message);
+  }
+
+  private add(severity: Severity, code: FindingCode, pointer: string, message: string): void {
+    const finding: Finding = { code, severity, message, pointer };
+    const position = this.locate(pointer);
+    if (position) {
+      finding.line = position.line;
+      finding.col = position.col;
+    }
+    this.findings.push(finding);
+  }
+}
+
+/** Findings in file order (line, then column); findings without a position come first. The sort is stable. */
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+}

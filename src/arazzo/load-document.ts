@@ -1,0 +1,87 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { ArazzoLoadError } from './errors.js';
+import type { LoadedDocument } from './model.js';
+import { parseDocumentText } from './parse-document-text.js';
+
+export interface LoadOptions {
+  /** Directory relative paths are resolved against. */
+  cwd: string;
+  /** Largest file accepted, in bytes; default 10 MiB. */
+  maxBytes?: number;
+  /** Alias expansions allowed; default 100. */
+  maxAliasCount?: number;
+}
+
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Reads and parses an Arazzo document (YAML or JSON) from disk. Throws ArazzoLoadError: FILE_NOT_FOUND,
+ * IS_A_DIRECTORY, FILE_TOO_LARGE, FILE_UNREADABLE (exit 2) or a parse error (exit 10).
+ */
+export async function loadDocument(file: string, options: LoadOptions): Promise<LoadedDocument> {
+  const absolutePath = resolve(options.cwd, file);
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const text = await readLimited(file, absolutePath, maxBytes);
+  return parseDocumentText(text, file, absolutePath, options.maxAliasCount === undefined ? {} : { maxAliasCount: options.maxAliasCount });
+}
+
+async function readLimited(file: string, absolutePath: string, maxBytes: number): Promise<string> {
+  try {
+    const info = await stat(absolutePath);
+    if (info.isDirectory()) {
+      throw new ArazzoLoadError('IS_A_DIRECTORY', `${file} is a directory, not a workflow document`, file, undefined, await suggestIn(absolutePath, file));
+    }
+    const handle = await open(absolutePath, 'r');
+    try {
+      // Read at most maxBytes + 1 so a huge file (or an endless pipe) is refused without reading it all.
+      const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size + 1, 64 * 1024)));
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+        total += bytesRead;
+        if (total > maxBytes) {
+          throw new ArazzoLoadError('FILE_TOO_LARGE', `${file} is larger than ${formatBytes(maxBytes)}; refusing to load it`, file, undefined, 'Arazzo documents are small; check that this is the right file.');
+        }
+      }
+      return Buffer.concat(chunks, total).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof ArazzoLoadError) throw error;
+    throw fileError(error as NodeJS.ErrnoException, file, absolutePath);
+  }
+}
+
+function fileError(error: NodeJS.ErrnoException, file: string, absolutePath: string): ArazzoLoadError {
+  switch (error.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new ArazzoLoadError('FILE_NOT_FOUND', `${file}: no such file`, file, undefined, `Check the path (looked for ${absolutePath}).`);
+    case 'EISDIR':
+      return new ArazzoLoadError('IS_A_DIRECTORY', `${file} is a directory, not a workflow document`, file);
+    case 'EACCES':
+    case 'EPERM':
+      return new ArazzoLoadError('FILE_UNREADABLE', `${file}: permission denied`, file, undefined, 'Check the file permissions, or copy the file somewhere readable.');
+    default:
+      return new ArazzoLoadError('FILE_UNREADABLE', `${file} cannot be read: ${error.message}`, file);
+  }
+}
+
+async function suggestIn(directory: string, file: string): Promise<string> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const documents = names.filter((name) => /\.arazzo\.(ya?ml|json)$/i.test(name)).sort();
+  const sep = file.endsWith('/') ? '' : '/';
+  if (documents.length === 0) return 'Give the path of an Arazzo document (a *.arazzo.yaml file).';
+  return `Give the path of an Arazzo document, e.g. ${documents.slice(0, 3).map((name) => `${file}${sep}${name}`).join(', ')}`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}

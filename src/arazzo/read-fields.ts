@@ -1,0 +1,61 @@
+/** Small, total readers over the raw YAML value: a field of the wrong type reads as absent. */
+import type { Extra } from './model.js';
+
+export type RawObject = Record<string, unknown>;
+
+/** True for a plain mapping (not null, not an array). */
+export function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The pointer of `token` inside the node at `pointer` (RFC 6901 escaping). */
+export function childPointer(pointer: string, token: string | number): string {
+  return `${pointer}/${String(token).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/** `o[key]` when it is a string. */
+export function stringField(o: RawObject, key: string): string | undefined {
+  const value = o[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `o[key]` when it is a finite number. */
+export function numberField(o: RawObject, key: string): number | undefined {
+  const value = o[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** `o[key]` when it is an array; undefined when absent or of another type. */
+export function arrayField(o: RawObject, key: string): unknown[] | undefined {
+  const value = o[key];
+  return Array.isArray(value) ? value : undefined;
+}
+
+/** `o[key]` when it is a mapping; undefined otherwise. */
+export function objectField(o: RawObject, key: string): RawObject | undefined {
+  const value = o[key];
+  return isObject(value) ? value : undefined;
+}
+
+/** The string-valued entries of the mapping at `o[key]` (others are left to validation). */
+export function stringMap(o: RawObject, key: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(objectField(o, key) ?? {})) {
+    if (typeof value === 'string') out[name] = value;
+  }
+  return out;
+}
+
+/** The strings of the array at `o[key]`. */
+export function stringList(o: RawObject, key: string): string[] {
+  return (arrayField(o, key) ?? []).filter((item): item is string => typeof item === 'string');
+}
+
+/** Every field of `o` that the model does not name, `x-` extensions included. */
+export function extraOf(o: RawObject, known: readonly string[]): Extra {
+  const extra: Extra = {};
+  for (const [key, value] of Object.entries(o)) {
+    if (!known.includes(key)) extra[key] = value;
+  }
+  return extra;
+}

@@ -1,0 +1,118 @@
+/**
+ * The shape of each Arazzo object, as far as structural validation needs it: which fields exist,
+ * their JSON type, which are required, and which child objects to descend into.
+ */
+
+export type FieldType = 'string' | 'number' | 'array' | 'object' | 'any' | 'criterionType';
+
+/** How to descend into a field: every item of an array, every value of a map, or the object itself. */
+export type Descend = { each: ShapeName } | { values: ShapeName } | { object: ShapeName } | { stringValues: true } | { stringItems: true };
+
+export interface Shape {
+  fields: Record<string, FieldType>;
+  required: readonly string[];
+  children?: Record<string, Descend>;
+}
+
+export type ShapeName =
+  | 'document'
+  | 'info'
+  | 'source'
+  | 'components'
+  | 'workflow'
+  | 'step'
+  | 'parameter'
+  | 'requestBody'
+  | 'replacement'
+  | 'criterion'
+  | 'action';
+
+// retryAfter/retryLimit are typed 'any' here: their own check reports a wrong value once, with the rule.
+const ACTION_FIELDS: Record<string, FieldType> = {
+  name: 'string',
+  type: 'string',
+  criteria: 'array',
+  retryAfter: 'any',
+  retryLimit: 'any',
+  stepId: 'string',
+  workflowId: 'string',
+};
+
+export const SHAPES: Record<ShapeName, Shape> = {
+  document: {
+    fields: { arazzo: 'any', info: 'object', sourceDescriptions: 'array', workflows: 'array', components: 'object' },
+    required: ['arazzo', 'info', 'sourceDescriptions'],
+    children: {
+      info: { object: 'info' },
+      sourceDescriptions: { each: 'source' },
+      workflows: { each: 'workflow' },
+      components: { object: 'components' },
+    },
+  },
+  info: { fields: { title: 'string', summary: 'string', description: 'string', version: 'string' }, required: ['title', 'version'] },
+  source: { fields: { name: 'string', url: 'string', type: 'string', 'x-tool-api': 'string' }, required: ['name', 'url'] },
+  components: {
+    fields: { inputs: 'object', parameters: 'object', successActions: 'object', failureActions: 'object' },
+    required: [],
+    children: { parameters: { values: 'parameter' }, successActions: { values: 'action' }, failureActions: { values: 'action' } },
+  },
+  workflow: {
+    fields: {
+      workflowId: 'string',
+      summary: 'string',
+      description: 'string',
+      inputs: 'object',
+      dependsOn: 'array',
+      steps: 'array',
+      successActions: 'array',
+      failureActions: 'array',
+      outputs: 'object',
+      parameters: 'array',
+    },
+    required: ['workflowId', 'steps'],
+    children: {
+      dependsOn: { stringItems: true },
+      steps: { each: 'step' },
+      successActions: { each: 'action' },
+      failureActions: { each: 'action' },
+      outputs: { stringValues: true },
+      parameters: { each: 'parameter' },
+    },
+  },
+  step: {
+    fields: {
+      stepId: 'string',
+      description: 'string',
+      operationId: 'string',
+      operationPath: 'string',
+      workflowId: 'string',
+      parameters: 'array',
+      requestBody: 'object',
+      successCriteria: 'array',
+      onSuccess: 'array',
+      onFailure: 'array',
+      outputs: 'object',
+    },
+    required: ['stepId'],
+    children: {
+      parameters: { each: 'parameter' },
+      requestBody: { object: 'requestBody' },
+      successCriteria: { each: 'criterion' },
+      onSuccess: { each: 'action' },
+      onFailure: { each: 'action' },
+      outputs: { stringValues: true },
+    },
+  },
+  parameter: { fields: { name: 'string', in: 'string', value: 'any' }, required: ['name', 'value'] },
+  requestBody: {
+    fields: { contentType: 'string', payload: 'any', replacements: 'array' },
+    required: [],
+    children: { replacements: { each: 'replacement' } },
+  },
+  replacement: { fields: { target: 'string', value: 'any' }, required: ['target', 'value'] },
+  criterion: { fields: { condition: 'string', type: 'criterionType', context: 'string' }, required: ['condition'] },
+  action: { fields: ACTION_FIELDS, required: ['name', 'type'], children: { criteria: { each: 'criterion' } } },
+};
+
+/** Fields of a `reference` object (a parameter or action given by reference). */
+export const REFERENCE_FIELDS: Record<string, FieldType> = { reference: 'string', value: 'any' };

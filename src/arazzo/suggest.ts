@@ -1,0 +1,28 @@
+/** A " (did you mean X?)" suffix naming the closest candidate, or '' when none is close enough. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = candidate.toLowerCase() === name.toLowerCase() ? 0 : editDistance(name, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  // Allow roughly one typo per four characters, and always at least one.
+  const allowed = Math.max(1, Math.floor(name.length / 4));
+  return best !== undefined && bestDistance <= allowed ? ` (did you mean "${best}"?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

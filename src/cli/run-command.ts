@@ -1,0 +1,69 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { parseCount, parseInputFlags, parseSeconds } from './input-flags.js';
+import { ToolCommand } from './tool-command.js';
+
+/** `tool arazzo run <file>`: executes one workflow of an Arazzo document and prints its run record. */
+export class RunCommand extends ToolCommand {
+  static override paths = [['arazzo', 'run']];
+
+  static override usage = Command.Usage({
+    category: 'Arazzo',
+    description: 'run an Arazzo workflow and print its run record',
+    details: `
+      Loads and validates the document (an invalid one exits 10 before any request), binds each source description to a configured API (\`x-tool-api\`, then a registered API of the same name, else unauthenticated), and executes the workflow's steps in order through the request pipeline.
+
+      stdout carries only the run record (JSON, or YAML with \`--output yaml\`), printed for every run that started, even a failed one. Progress, warnings, dry-run requests and the failure explanation go to stderr.
+
+      Exit codes: 0 success, 1 the workflow failed, 2 usage or configuration error, 10 invalid document, 130 interrupted.
+    `,
+    examples: [
+      ['Run the only workflow of a document', '$0 arazzo run flow.arazzo.yaml'],
+      ['Pick a workflow and give inputs', '$0 arazzo run flow.arazzo.yaml --workflow buyPet --input petId=42 --input qty=2'],
+      ['Show each request without sending anything', '$0 arazzo run flow.arazzo.yaml --dry-run'],
+    ],
+  });
+
+  file = Option.String({ name: 'file', required: true });
+
+  inputs = Option.Array('--input', [], { description: 'An input as key=value (repeatable); values are strings' });
+
+  workflow = Option.String('--workflow', { description: 'The workflowId to run (required when the document has several)' });
+
+  dryRun = Option.Boolean('--dry-run', false, { description: 'Print each resolved request on stderr; send nothing' });
+
+  output = Option.String('--output', 'json', {
+    description: 'Format of the run record on stdout: json or yaml',
+    validator: t.isEnum(['json', 'yaml'] as const),
+  });
+
+  verbose = Option.Boolean('--verbose', false, { description: 'Print how each source is bound (API, base URL, auth) before running' });
+
+  quiet = Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' });
+
+  maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
+
+  retry = Option.String('--tool-retry', '2', { description: 'Transport retries per request for connection errors and 408/429/5xx (default 2)' });
+
+  retryUnsafe = Option.Boolean('--tool-retry-unsafe', false, { description: 'Let transport retries repeat non-idempotent requests (POST, PATCH)' });
+
+  timeout = Option.String('--tool-timeout', '30', { description: 'Per-request timeout in seconds (default 30)' });
+
+  async execute(): Promise<number> {
+    const options = {
+      file: this.file,
+      inputs: parseInputFlags(this.inputs),
+      workflowId: this.workflow,
+      dryRun: this.dryRun,
+      output: this.output,
+      verbose: this.verbose,
+      quiet: this.quiet,
+      maxSteps: parseCount('--tool-max-steps', this.maxSteps, 1, 100_000_000),
+      retry: parseCount('--tool-retry', this.retry, 0, 20),
+      retryUnsafe: this.retryUnsafe,
+      timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
+    };
+    const { runWorkflowFile } = await import('../run/run-workflow.js');
+    return runWorkflowFile(options, this.context);
+  }
+}

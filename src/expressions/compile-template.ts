@@ -1,0 +1,100 @@
+/**
+ * Compiles a payload (or parameter value) once: every string that is a runtime expression, or
+ * holds `{$expr}` pieces, is parsed now, so rendering per step only evaluates.
+ */
+import type { EmbeddedExpression, Template, TemplateWarning } from './template-ast.js';
+import { ExpressionSyntaxError, TemplateCycleError } from './errors.js';
+import { formatPointer } from './json-pointer.js';
+import { parseExpression } from './parse-expression.js';
+
+function literalWarning(pointer: string, source: string, error: ExpressionSyntaxError): TemplateWarning {
+  return { pointer, source, message: `"${source}" is not a runtime expression, so it is sent as written (${error.message})` };
+}
+
+/** Splits a string on `{$expr}` pieces; pieces that do not parse stay text and draw a warning. */
+function splitEmbedded(text: string, pointer: string, warnings: TemplateWarning[]): Array<string | EmbeddedExpression> {
+  const parts: Array<string | EmbeddedExpression> = [];
+  let literal = '';
+  let i = 0;
+  for (;;) {
+    const open = text.indexOf('{$', i);
+    if (open < 0) break;
+    const close = text.indexOf('}', open + 2);
+    if (close < 0) {
+      const source = text.slice(open);
+      warnings.push({ pointer, source, message: `"${source}" has no closing "}", so it is sent as written` });
+      break;
+    }
+    literal += text.slice(i, open);
+    const raw = text.slice(open, close + 1);
+    try {
+      const expression = parseExpression(text.slice(open + 1, close));
+      if (literal !== '') parts.push(literal);
+      literal = '';
+      parts.push({ expression, raw });
+    } catch (error) {
+      if (!(error instanceof ExpressionSyntaxError)) throw error;
+      warnings.push(literalWarning(pointer, raw, error));
+      literal += raw;
+    }
+    i = close + 1;
+  }
+  literal += text.slice(i);
+  if (literal !== '') parts.push(literal);
+  return parts;
+}
+
+function compileString(text: string, pointer: string, warnings: TemplateWarning[]): Template {
+  const embeds = text.includes('{$');
+  if (text.startsWith('$')) {
+    try {
+      return { kind: 'expression', expression: parseExpression(text), raw: text, pointer };
+    } catch (error) {
+      if (!(error instanceof ExpressionSyntaxError)) throw error;
+      // A JSONPath such as `$.items[0]` lands here and must survive untouched.
+      if (!embeds) {
+        warnings.push(literalWarning(pointer, text, error));
+        return { kind: 'literal', value: text };
+      }
+    }
+  }
+  if (!embeds) return { kind: 'literal', value: text };
+  const parts = splitEmbedded(text, pointer, warnings);
+  const [only] = parts;
+  if (parts.length === 1 && typeof only === 'object') {
+    // "{$inputs.customer}" alone: keep the value's type, so a JSON payload can splice in an object.
+    return { kind: 'expression', expression: only.expression, raw: text, pointer };
+  }
+  if (parts.every((part) => typeof part === 'string')) return { kind: 'literal', value: text };
+  return { kind: 'interpolation', parts, pointer };
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function compileNode(value: unknown, path: string[], ancestors: Set<object>, warnings: TemplateWarning[]): Template {
+  if (typeof value === 'string') return compileString(value, formatPointer(path), warnings);
+  if (typeof value !== 'object' || value === null) return { kind: 'literal', value };
+  if (!Array.isArray(value) && !isPlainObject(value)) return { kind: 'literal', value };
+  if (ancestors.has(value)) throw new TemplateCycleError(formatPointer(path));
+  ancestors.add(value);
+  try {
+    if (Array.isArray(value)) {
+      return { kind: 'array', items: value.map((item, i) => compileNode(item, [...path, String(i)], ancestors, warnings)) };
+    }
+    const entries: Array<[string, Template]> = Object.keys(value).map((key) => [
+      key,
+      compileNode((value as Record<string, unknown>)[key], [...path, key], ancestors, warnings),
+    ]);
+    return { kind: 'object', entries };
+  } finally {
+    ancestors.delete(value);
+  }
+}
+
+/** Compiles a JSON value into a template, pushing a warning for each `$` string that stays literal. Throws TemplateCycleError on a self-referencing value. */
+export function compileTemplate(value: unknown, warnings: TemplateWarning[] = []): Template {
+  return compileNode(value, [], new Set(), warnings);
+}

@@ -1,0 +1,50 @@
+/** Evaluates a parsed condition. Expressions that resolve to nothing count as null. */
+import type { Condition } from './condition-ast.js';
+import type { ExpressionContext } from './context.js';
+import { isTruthy, looseEqual, toNumber } from './compare-values.js';
+import { ConditionEvaluationError } from './errors.js';
+import { evaluateExpression } from './evaluate-expression.js';
+
+/** The spec's exact wording; callers and users match on it. */
+const NOT_A_NUMBER = 'operand cannot be coerced to a number';
+
+function numeric(node: Condition, ctx: ExpressionContext): number {
+  const n = toNumber(valueOf(node, ctx));
+  if (n === undefined) throw new ConditionEvaluationError(NOT_A_NUMBER, node.source);
+  return n;
+}
+
+function valueOf(node: Condition, ctx: ExpressionContext): unknown {
+  switch (node.kind) {
+    case 'expression':
+      return evaluateExpression(node.expression, ctx) ?? null;
+    case 'literal':
+      return node.value;
+    case 'not':
+      return !isTruthy(valueOf(node.operand, ctx));
+    case 'and':
+      return isTruthy(valueOf(node.left, ctx)) && isTruthy(valueOf(node.right, ctx));
+    case 'or':
+      return isTruthy(valueOf(node.left, ctx)) || isTruthy(valueOf(node.right, ctx));
+    case 'compare':
+      switch (node.op) {
+        case '==':
+          return looseEqual(valueOf(node.left, ctx), valueOf(node.right, ctx));
+        case '!=':
+          return !looseEqual(valueOf(node.left, ctx), valueOf(node.right, ctx));
+        case '<':
+          return numeric(node.left, ctx) < numeric(node.right, ctx);
+        case '<=':
+          return numeric(node.left, ctx) <= numeric(node.right, ctx);
+        case '>':
+          return numeric(node.left, ctx) > numeric(node.right, ctx);
+        case '>=':
+          return numeric(node.left, ctx) >= numeric(node.right, ctx);
+      }
+  }
+}
+
+/** Whether the condition holds in `ctx`. Throws ConditionEvaluationError when `<`, `<=`, `>` or `>=` meets a non-numeric operand. */
+export function evaluateCondition(cond: Condition, ctx: ExpressionContext): boolean {
+  return isTruthy(valueOf(cond, ctx));
+}

@@ -1,0 +1,27 @@
+/** A compiled payload template: the JSON value with its expressions parsed, ready to render many times. */
+import type { Expression } from './ast.js';
+
+/** One `{$expr}` inside a longer string; `raw` is the text with braces, shown as written in dry runs. */
+export interface EmbeddedExpression {
+  expression: Expression;
+  raw: string;
+}
+
+export type Template =
+  /** A leaf copied as is: a non-string value, or a string without expressions. */
+  | { kind: 'literal'; value: unknown }
+  /** A string that is exactly one expression (`$x` or `{$x}`): rendered with the value's type kept. */
+  | { kind: 'expression'; expression: Expression; raw: string; pointer: string }
+  /** A string mixing text and `{$expr}`: rendered as a string. */
+  | { kind: 'interpolation'; parts: Array<string | EmbeddedExpression>; pointer: string }
+  | { kind: 'array'; items: Template[] }
+  | { kind: 'object'; entries: Array<[key: string, value: Template]> };
+
+/** A `$` string that did not parse and is therefore sent as written. */
+export interface TemplateWarning {
+  /** JSON pointer of the string inside the template value ('' for the root). */
+  pointer: string;
+  /** The text that looked like an expression. */
+  source: string;
+  message: string;
+}

@@ -1,0 +1,59 @@
+/** The request pipeline every command sends through: one got instance, keep-alive agents. */
+
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { Got } from 'got';
+import { dropCredentialsOnCrossOrigin } from './redirect-credentials.js';
+import { sendWithRetries, type SendSettings } from './send-with-retries.js';
+import type { HttpRequest, HttpResponse, PipelineOptions } from './types.js';
+
+export interface Pipeline {
+  /** Resolves for any HTTP status; rejects only with TransportError (or an error thrown by the request's auth hook). */
+  send(req: HttpRequest, opts?: { signal?: AbortSignal }): Promise<HttpResponse>;
+  /** Destroys the keep-alive agents so the process can exit. */
+  close(): void;
+}
+
+const MIB = 1024 * 1024;
+
+/** A pipeline with the given options over defaults (30 s timeout, 2 retries, 50 MiB cap); never throws. */
+export function createPipeline(options: Partial<PipelineOptions> = {}): Pipeline {
+  const settings: SendSettings = {
+    timeoutMs: options.timeoutMs ?? 30_000,
+    retry: options.retry ?? 2,
+    retryUnsafe: options.retryUnsafe ?? false,
+    maxResponseBytes: options.maxResponseBytes ?? 50 * MIB,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+  };
+  const userAgent = options.userAgent ?? 'tool';
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  let client: Got | undefined;
+  let loading: Promise<Got> | undefined;
+
+  // got costs ~100 ms to import; commands that never send (validate, dry-run) should not pay it.
+  const loadClient = async (): Promise<Got> => {
+    const { default: got } = await import('got');
+    client = got.extend({
+      agent: agents,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: settings.timeoutMs > 0 && Number.isFinite(settings.timeoutMs) ? { request: settings.timeoutMs } : {},
+      followRedirect: true,
+      maxRedirects: 10,
+      headers: { 'user-agent': userAgent },
+      hooks: { beforeRedirect: [dropCredentialsOnCrossOrigin] },
+    });
+    return client;
+  };
+
+  return {
+    async send(req, opts) {
+      const got = client ?? (await (loading ??= loadClient()));
+      return sendWithRetries(got, req, settings, opts?.signal);
+    },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

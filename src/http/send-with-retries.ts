@@ -1,0 +1,134 @@
+/** One logical request: auth, the transport retry loop, the 401 refresh, body parsing. */
+
+import type { Got } from 'got';
+import { pause, untilAborted } from './abortable.js';
+import { encodeBody } from './encode-body.js';
+import { parseBody } from './parse-body.js';
+import { redactUrl, secretNames } from './redact.js';
+import type { RedirectContext } from './redirect-credentials.js';
+import { retryDelayMs } from './retry-delay.js';
+import { sendOnce, type AttemptLimits, type WireResponse } from './send-once.js';
+import { shouldRetry } from './should-retry.js';
+import { TransportError } from './transport-error.js';
+import type { AuthHook, HttpRequest, HttpResponse } from './types.js';
+
+export interface SendSettings {
+  timeoutMs: number;
+  retry: number;
+  retryUnsafe: boolean;
+  maxResponseBytes: number;
+  maxRetryDelayMs: number;
+}
+
+interface Prepared {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Sends `req` until it gets a final response; rejects with TransportError, or with what `auth.apply` throws. */
+export async function sendWithRetries(
+  client: Got,
+  req: HttpRequest,
+  settings: SendSettings,
+  signal: AbortSignal | undefined,
+): Promise<HttpResponse> {
+  const started = performance.now();
+  const { method } = req;
+  const secrets = secretNames(req.auth);
+  let prepared: Prepared = { url: req.url, headers: lowerCased(req.headers) };
+  const shownUrl = (): string => redactUrl(prepared.url, secrets);
+  const aborted = (): TransportError => new TransportError('ABORTED', 'aborted', { method, url: shownUrl() });
+  if (signal?.aborted) throw aborted();
+
+  const body = req.body === undefined ? undefined : encodeBody(req.body);
+  // An explicit Content-Type header wins for plain bytes; a multipart boundary must be ours.
+  if (body !== undefined && (req.body?.kind === 'multipart' || prepared.headers['content-type'] === undefined)) {
+    prepared.headers['content-type'] = body.contentType;
+  }
+  const auth = authFor(req);
+  const unauthorised = prepared;
+  if (auth !== undefined) prepared = await authorise(auth, unauthorised, false, signal, aborted);
+
+  const context: RedirectContext = { allowedOrigin: auth?.origin, requestUrl: req.url, secrets };
+  const limits: AttemptLimits = { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, shownUrl };
+  const delay = { maxMs: settings.maxRetryDelayMs };
+  let retries = 0;
+  let refreshed = false;
+  for (;;) {
+    let response: WireResponse;
+    try {
+      const wire = { method, url: prepared.url, headers: prepared.headers, body: body?.data, context };
+      response = await sendOnce(client, wire, limits, signal);
+    } catch (error) {
+      const failure = error as TransportError;
+      if (!shouldRetry(method, { errorCode: failure.errno ?? failure.code }, retries + 1, settings)) {
+        failure.retries = retries;
+        throw failure;
+      }
+      if (!(await pause(retryDelayMs(retries + 1, undefined, delay), signal))) throw aborted();
+      retries += 1;
+      continue;
+    }
+    if (response.status === 401 && auth?.refreshOn401 === true && !refreshed && originOf(response.url) === auth.origin) {
+      refreshed = true;
+      prepared = await authorise(auth, unauthorised, true, signal, aborted);
+      continue;
+    }
+    if (shouldRetry(method, { status: response.status }, retries + 1, settings)) {
+      const retryAfter = firstValue(response.headers['retry-after']);
+      if (!(await pause(retryDelayMs(retries + 1, retryAfter, delay), signal))) throw aborted();
+      retries += 1;
+      continue;
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parseBody(firstValue(response.headers['content-type']), response.bytes),
+      url: response.url,
+      durationMs: performance.now() - started,
+      retries,
+    };
+  }
+}
+
+/** The auth hook when the request goes to its origin; credentials never go anywhere else. */
+function authFor(req: HttpRequest): AuthHook | undefined {
+  if (req.auth === undefined) return undefined;
+  return originOf(req.url) === req.auth.origin ? req.auth : undefined;
+}
+
+/** A fresh copy of the request with credentials added, so a refresh never stacks on the old ones. */
+async function authorise(
+  auth: AuthHook,
+  base: Prepared,
+  retryAfter401: boolean,
+  signal: AbortSignal | undefined,
+  aborted: () => TransportError,
+): Promise<Prepared> {
+  const headers = { ...base.headers };
+  const url = new URL(base.url);
+  await untilAborted(auth.apply({ headers, url }, { retryAfter401 }), signal, aborted);
+  return { url: url.href, headers: lowerCased(headers) };
+}
+
+/** Header names folded to lower case (callers and auth hooks may use any case). */
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined) out[name.toLowerCase()] = value;
+  }
+  return out;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,87 @@
+import type { HttpMethod } from '../http/types.js';
+import { DescriptionError } from './errors.js';
+import { isJsonMediaType, mediaTypeEssence } from './media-type.js';
+import { compilePathTemplate } from './path-template.js';
+import { readParameters } from './read-parameters.js';
+import { serverUrls } from './servers.js';
+import type { Operation } from './types.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * Indexes the operations of a dereferenced OpenAPI document by operationId. Operations without
+ * an operationId are not indexed. Throws DescriptionError DESCRIPTION_INVALID when `paths` is not
+ * an object, an operationId is used twice, or a parameter is malformed.
+ */
+export function indexOperations(doc: Record<string, unknown>, location: string, documentServers: string[]): Map<string, Operation> {
+  const operations = new Map<string, Operation>();
+  const paths = doc.paths;
+  if (paths === undefined || paths === null) return operations;
+  if (typeof paths !== 'object' || Array.isArray(paths)) {
+    throw new DescriptionError('DESCRIPTION_INVALID', location, `${location}#/paths: must be an object mapping paths to path items; fix the description`);
+  }
+  for (const [path, rawItem] of Object.entries(paths)) {
+    if (rawItem === null || typeof rawItem !== 'object') continue;
+    const item = rawItem as Record<string, unknown>;
+    const itemPointer = `/paths/${escapePointer(path)}`;
+    const pathServers = serverUrls(item.servers, location);
+    for (const method of METHODS) {
+      const rawOp = item[method];
+      if (rawOp === null || typeof rawOp !== 'object') continue;
+      const op = rawOp as Record<string, unknown>;
+      if (typeof op.operationId !== 'string') continue;
+      const pointer = `${itemPointer}/${method}`;
+      const previous = operations.get(op.operationId);
+      if (previous) {
+        throw new DescriptionError(
+          'DESCRIPTION_INVALID',
+          location,
+          `${location}: operationId "${op.operationId}" is used by both #${previous.pointer} and #${pointer}; operationIds must be unique`,
+        );
+      }
+      operations.set(op.operationId, {
+        operationId: op.operationId,
+        method: method.toUpperCase() as HttpMethod,
+        path,
+        servers: unique([...serverUrls(op.servers, location), ...pathServers, ...documentServers]),
+        parameters: readParameters(item.parameters, op.parameters, { pathItem: itemPointer, operation: pointer }, location),
+        ...requestBodyOf(op.requestBody),
+        pointer,
+        pathTemplate: compilePathTemplate(path),
+        ...acceptOf(op.responses),
+      });
+    }
+  }
+  return operations;
+}
+
+function requestBodyOf(raw: unknown): Pick<Operation, 'requestBody'> {
+  if (raw === null || typeof raw !== 'object') return {};
+  const body = raw as { required?: unknown; content?: unknown };
+  const content = body.content !== null && typeof body.content === 'object' ? Object.keys(body.content) : [];
+  return { requestBody: { required: body.required === true, contentTypes: content } };
+}
+
+/** `application/json` when a response offers it, else the JSON-like types offered, else nothing. */
+function acceptOf(responses: unknown): Pick<Operation, 'accept'> {
+  if (responses === null || typeof responses !== 'object') return {};
+  const jsonTypes: string[] = [];
+  for (const response of Object.values(responses)) {
+    const content = response !== null && typeof response === 'object' ? (response as { content?: unknown }).content : undefined;
+    if (content === null || typeof content !== 'object') continue;
+    for (const mediaType of Object.keys(content)) {
+      if (isJsonMediaType(mediaType) && !jsonTypes.includes(mediaType)) jsonTypes.push(mediaType);
+    }
+  }
+  if (jsonTypes.length === 0) return {};
+  if (jsonTypes.some((t) => mediaTypeEssence(t) === 'application/json')) return { accept: 'application/json' };
+  return { accept: jsonTypes.join(', ') };
+}
+
+function escapePointer(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,126 @@
+import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
+import { isReference } from '../arazzo/model.js';
+import { EXIT, ToolError } from '../cli/errors.js';
+import { compileTemplate, parseCondition, type Condition, type Template, type TemplateWarning } from '../expressions/index.js';
+import type { Operation } from '../openapi/index.js';
+import type { BoundSource } from './bind-sources.js';
+import { compileOutputs, type CompiledOutputs } from './output-values.js';
+
+/** Everything a step needs at run time, parsed once before the first request. */
+export interface StepProgram {
+  stepId: string;
+  index: number;
+  /** Absent for unsupported steps (operationPath, nested workflow): the machine fails them. */
+  operation?: Operation;
+  source?: BoundSource;
+  /** Base URL requests of this step go to. */
+  baseUrl?: string;
+  parameters: Array<{ name: string; in?: string; value: Template }>;
+  body?: { contentType?: string; payload: Template };
+  successCriteria: Array<{ condition: Condition; source: string }>;
+  /** Criteria of a type v1 does not execute (regex, jsonpath): skipped with a warning. */
+  skippedCriteria: string[];
+  outputs: CompiledOutputs;
+}
+
+/** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
+export class StepPreparationError extends ToolError {
+  constructor(code: 'UNKNOWN_OPERATION' | 'AMBIGUOUS_OPERATION' | 'NO_SERVER_URL' | 'BAD_PARAMETER' | 'BAD_CONDITION', message: string, hint?: string) {
+    super(code, message, code === 'NO_SERVER_URL' ? EXIT.USAGE : EXIT.INVALID_DOCUMENT, hint);
+    this.name = 'StepPreparationError';
+  }
+}
+
+const QUALIFIED = /^\$sourceDescriptions\.([^.]+)\.(.+)$/;
+
+/** Finds the operation a step calls among the bound sources. Throws StepPreparationError naming the step and source. */
+export function findOperation(step: Step, sources: BoundSource[]): { operation: Operation; source: BoundSource } {
+  const id = step.operationId ?? '';
+  const qualified = QUALIFIED.exec(id);
+  if (qualified) {
+    const source = sources.find((s) => s.name === qualified[1]);
+    if (!source) throw new StepPreparationError('UNKNOWN_OPERATION', `step "${step.stepId}": no source description named "${qualified[1]}"`);
+    const operation = source.description.operations.get(qualified[2]!);
+    if (!operation) {
+      throw new StepPreparationError('UNKNOWN_OPERATION', `step "${step.stepId}": operation "${qualified[2]}" is not in source "${source.name}" (${source.description.location})`);
+    }
+    return { operation, source };
+  }
+  const matches = sources.flatMap((source) => {
+    const operation = source.description.operations.get(id);
+    return operation ? [{ operation, source }] : [];
+  });
+  if (matches.length === 0) {
+    const names = sources.map((s) => `"${s.name}"`).join(', ') || 'none';
+    throw new StepPreparationError('UNKNOWN_OPERATION', `step "${step.stepId}": operationId "${id}" is not in any source description (sources: ${names})`);
+  }
+  if (matches.length > 1) {
+    throw new StepPreparationError(
+      'AMBIGUOUS_OPERATION',
+      `step "${step.stepId}": operationId "${id}" exists in several sources (${matches.map((m) => m.source.name).join(', ')})`,
+      `Qualify it, e.g. operationId: $sourceDescriptions.${matches[0]!.source.name}.${id}`,
+    );
+  }
+  return matches[0]!;
+}
+
+function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, stepId: string): Parameter {
+  if (!isReference(entry)) return entry;
+  const match = /^\$components\.parameters\.([A-Za-z0-9_.-]+)$/.exec(entry.reference);
+  const found = match ? doc.components?.parameters[match[1]!] : undefined;
+  if (!found) throw new StepPreparationError('BAD_PARAMETER', `step "${stepId}": parameter reference "${entry.reference}" does not name a component parameter`);
+  return entry.value === undefined ? found : { ...found, value: entry.value };
+}
+
+/**
+ * Compiles every step of a workflow: operations found, base URLs chosen, templates and conditions
+ * parsed. Template warnings (a `$` string that stays literal) are appended to `warnings`.
+ * Throws StepPreparationError before any request is sent.
+ */
+export function compileSteps(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[]): StepProgram[] {
+  const workflowParameters = workflow.parameters;
+  return workflow.steps.map((step, index) => {
+    const stepId = step.stepId ?? '';
+    const program: StepProgram = { stepId, index, parameters: [], successCriteria: [], skippedCriteria: [], outputs: [] };
+    if (step.operationId === undefined) return program;
+    const { operation, source } = findOperation(step, sources);
+    program.operation = operation;
+    program.source = source;
+    program.baseUrl = source.baseUrl ?? operation.servers.find((url) => /^https?:\/\//i.test(url));
+    if (!program.baseUrl) {
+      throw new StepPreparationError(
+        'NO_SERVER_URL',
+        `step "${stepId}": source "${source.name}" (${source.description.location}) declares no absolute server URL`,
+        `Register the API with its base URL: tool api add ${source.name} <base-url>`,
+      );
+    }
+    // Workflow-level parameters apply to every step; the step's own win (by name and location).
+    const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
+    const inherited = workflowParameters
+      .map((p) => resolveParameter(doc, p, stepId))
+      .filter((w) => !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+    for (const parameter of [...inherited, ...own]) {
+      const local: TemplateWarning[] = [];
+      program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local) });
+      for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
+    }
+    if (step.requestBody) {
+      const local: TemplateWarning[] = [];
+      program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local) };
+      for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
+    }
+    for (const criterion of step.successCriteria) {
+      if (criterion.type !== 'simple') {
+        program.skippedCriteria.push(`${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`);
+        continue;
+      }
+      try {
+        program.successCriteria.push({ condition: parseCondition(criterion.condition ?? ''), source: criterion.condition ?? '' });
+      } catch (error) {
+        throw new StepPreparationError('BAD_CONDITION', `step "${stepId}": condition "${criterion.condition}": ${(error as Error).message}`);
+      }
+    }
+    program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
+    return program;
+  });
+}

@@ -1,0 +1,151 @@
+import type { RunStepInput, StepOutcome } from '../../machines/types.js';
+import {
+  ConditionEvaluationError,
+  evaluateCondition,
+  renderTemplate,
+  UnresolvedExpressionError,
+  type ExpressionContext,
+  type RequestData,
+  type ResponseData,
+} from '../expressions/index.js';
+import { TransportError, type HttpRequest, type HttpResponse, type Pipeline } from '../http/index.js';
+import { buildRequest, RequestBuildError } from '../openapi/index.js';
+import type { StepProgram } from './compile-steps.js';
+import { evaluateOutputs } from './output-values.js';
+import type { Reporter } from './reporter.js';
+
+export interface StepExecutorDeps {
+  programs: StepProgram[];
+  pipeline: Pipeline;
+  dryRun: boolean;
+  reporter: Reporter;
+  /** Milliseconds since some origin; injected so tests and traces agree. */
+  now?: () => number;
+}
+
+/** Runs one step body: render, build, send (or print, in dry-run), judge the success criteria, evaluate outputs. */
+export type StepExecutor = (input: RunStepInput, signal: AbortSignal) => Promise<StepOutcome>;
+
+/**
+ * Creates the `runStep` actor's body. Failures of the step (an expression that resolves to
+ * nothing, a transport error, unmet criteria) are outcomes, not exceptions; it throws only on bugs.
+ */
+export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
+  const warnedSkipped = new Set<number>();
+  return async (input, signal) => {
+    const program = deps.programs[input.stepIndex]!;
+    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps };
+    if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
+      warnedSkipped.add(program.index);
+      for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped (only simple criteria run in v1)`);
+    }
+
+    let request: HttpRequest;
+    let requestData: RequestData;
+    try {
+      ({ request, requestData } = prepareRequest(program, base, deps.dryRun));
+    } catch (error) {
+      if (error instanceof UnresolvedExpressionError || error instanceof RequestBuildError) {
+        const reason = `the request could not be built: ${error.message}`;
+        deps.reporter.stepFailedEarly(program.stepId, reason);
+        return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
+      }
+      throw error;
+    }
+
+    if (deps.dryRun) {
+      deps.reporter.dryRun(program.stepId, request);
+      return { statusCode: 0, ok: false, dryRun: true, outputs: {}, data: { request: requestData } };
+    }
+
+    let response: HttpResponse;
+    try {
+      response = await deps.pipeline.send(request, { signal });
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      deps.reporter.stepDone(program.stepId, request, undefined, false, error.message);
+      return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason: error.message, data: { request: requestData } };
+    }
+
+    const responseData: ResponseData = { statusCode: response.status, headers: response.headers, body: response.body };
+    const ctx: ExpressionContext = {
+      ...base,
+      request: requestData,
+      response: responseData,
+      statusCode: response.status,
+      url: request.url,
+      method: request.method,
+    };
+    const verdict = judge(program, ctx, response.status);
+    const outputs = verdict.ok ? evaluateOutputs(program.outputs, ctx) : {};
+    deps.reporter.stepDone(program.stepId, request, response, verdict.ok, verdict.reason);
+    const outcome: StepOutcome = {
+      statusCode: response.status,
+      ok: verdict.ok,
+      dryRun: false,
+      outputs,
+      data: { request: requestData, response: responseData },
+    };
+    if (verdict.reason) outcome.reason = verdict.reason;
+    const retryAfter = retryAfterSeconds(response.headers['retry-after']);
+    if (retryAfter !== undefined) outcome.retryAfterHeaderSeconds = retryAfter;
+    return outcome;
+  };
+}
+
+function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean): { request: HttpRequest; requestData: RequestData } {
+  const mode = { onUnresolved: dryRun ? ('keep' as const) : ('throw' as const) };
+  const parameters = program.parameters.map((p) => ({ name: p.name, in: p.in, value: renderTemplate(p.value, ctx, mode) }));
+  const body = program.body ? { contentType: program.body.contentType, payload: renderTemplate(program.body.payload, ctx, mode) } : undefined;
+  const request = buildRequest(program.operation!, { baseUrl: program.baseUrl!, parameters, body });
+  if (program.source?.auth) request.auth = program.source.auth;
+  const path: Record<string, string> = {};
+  for (const p of parameters) if (p.in === 'path') path[p.name] = typeof p.value === 'string' ? p.value : JSON.stringify(p.value);
+  const url = new URL(request.url);
+  const requestData: RequestData = {
+    url: request.url,
+    method: request.method,
+    headers: request.headers,
+    query: Object.fromEntries(url.searchParams),
+    path,
+    body: body?.payload,
+  };
+  return { request, requestData };
+}
+
+/** Success criteria all hold; without criteria, a 2xx status is success. */
+function judge(program: StepProgram, ctx: ExpressionContext, status: number): { ok: boolean; reason?: string } {
+  let reason: string | undefined;
+  if (program.successCriteria.length === 0) {
+    if (status < 200 || status > 299) reason = `HTTP ${status} (no successCriteria, so only 2xx succeeds)`;
+  } else {
+    for (const { condition, source } of program.successCriteria) {
+      try {
+        if (!evaluateCondition(condition, ctx)) {
+          reason = `HTTP ${status}: success criterion ${JSON.stringify(source)} does not hold`;
+          break;
+        }
+      } catch (error) {
+        if (!(error instanceof ConditionEvaluationError)) throw error;
+        reason = `success criterion ${JSON.stringify(source)}: ${error.message}`;
+        break;
+      }
+    }
+  }
+  if (reason && (status === 401 || status === 403) && program.source && program.source.reason === 'synthetic') {
+    const name = program.source.name;
+    reason =
+      `step "${program.stepId}" got HTTP ${status} from source "${name}", which is unbound, so no credentials were sent. ` +
+      `Add the API and log in: tool api add ${name} ${program.baseUrl ?? '<base-url>'} && tool auth login ${name}`;
+  }
+  return reason ? { ok: false, reason } : { ok: true };
+}
+
+/** Seconds an HTTP Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}

@@ -1,0 +1,45 @@
+import type { Writable } from 'node:stream';
+import type { RunFailure } from '../../machines/types.js';
+import type { Style } from '../cli/style.js';
+import { formatDryRun, redactRequest, type HttpRequest, type HttpResponse } from '../http/index.js';
+
+/** Everything `arazzo run` tells the user on stderr. stdout never sees any of it. */
+export interface Reporter {
+  warn(message: string): void;
+  info(message: string): void;
+  dryRun(stepId: string, request: HttpRequest): void;
+  stepDone(stepId: string, request: HttpRequest, response: HttpResponse | undefined, ok: boolean, reason?: string): void;
+  stepFailedEarly(stepId: string, reason: string): void;
+  retrying(stepId: string, delayMs: number, retry: number): void;
+  workflowFailed(workflowId: string, failure: RunFailure): void;
+}
+
+/** A reporter writing progress lines to `stderr`, coloured when `style` is. With `quiet`, only warnings and failures. */
+export function createReporter(stderr: Writable, style: Style, opts: { quiet?: boolean } = {}): Reporter {
+  const write = (line: string) => stderr.write(`${line}\n`);
+  const progress = opts.quiet ? () => undefined : write;
+  return {
+    warn: (message) => write(`${style.yellow('warning:')} ${message}`),
+    info: (message) => progress(message),
+    dryRun: (stepId, request) => write(`${style.cyan('dry-run')} ${formatDryRun(stepId, request)}`),
+    stepDone(stepId, request, response, ok, reason) {
+      const shown = redactRequest(request);
+      const mark = ok ? style.green('✓') : style.red('✗');
+      const status = response ? String(response.status) : '---';
+      const timing = response ? style.dim(` ${formatMs(response.durationMs)}`) : '';
+      const why = !ok && reason ? `: ${reason}` : '';
+      progress(`${mark} ${stepId} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
+    },
+    stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${stepId}: ${reason}`),
+    retrying: (stepId, delayMs, retry) =>
+      progress(`${style.yellow('↻')} ${stepId}: retry ${retry}${delayMs > 0 ? ` in ${formatMs(delayMs)}` : ''}`),
+    workflowFailed(workflowId, failure) {
+      const where = failure.stepId ? ` at step "${failure.stepId}"` : '';
+      write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${failure.message}`);
+    },
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(ms >= 10000 ? 0 : 1)}s` : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)}ms`;
+}

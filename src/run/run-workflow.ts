@@ -1,0 +1,184 @@
+import type { Writable } from 'node:stream';
+import { createActor, fromPromise } from 'xstate';
+import { compileWorkflow } from '../../machines/compile-workflow.js';
+import type { RunStepInput, StepOutcome, WorkflowContext } from '../../machines/types.js';
+import { formatFinding, loadDocument, validateDocument, type Finding } from '../arazzo/index.js';
+import type { LoadedDocument, Workflow } from '../arazzo/model.js';
+import { CommandUsageError, EXIT } from '../cli/errors.js';
+import { styleFor, type Style } from '../cli/style.js';
+import { createPipeline, type Pipeline } from '../http/index.js';
+import { createDescriptionLoader } from './description-loader.js';
+import { bindSources, NO_APIS, type ApiLookup, type BoundSource } from './bind-sources.js';
+import { compileSteps } from './compile-steps.js';
+import { createStepExecutor } from './execute-step.js';
+import { createJudge } from './judge.js';
+import { compileOutputs } from './output-values.js';
+import { planWorkflow } from './plan-workflow.js';
+import { createReporter, type Reporter } from './reporter.js';
+import { formatRecord, type RunRecord } from './run-record.js';
+
+export interface RunOptions {
+  file: string;
+  inputs: Record<string, string>;
+  workflowId?: string;
+  dryRun: boolean;
+  output: 'json' | 'yaml';
+  verbose: boolean;
+  quiet: boolean;
+  maxSteps: number;
+  retry: number;
+  retryUnsafe: boolean;
+  timeoutMs: number;
+}
+
+export interface RunIO {
+  stdout: Writable;
+  stderr: Writable;
+  cwd: string;
+  colors: boolean;
+  signal: AbortSignal;
+}
+
+export interface RunDeps {
+  /** Configured APIs for binding; none by default. */
+  registry?: ApiLookup;
+}
+
+/**
+ * `tool arazzo run`: load and validate the document (exit 10 before any request), bind sources,
+ * compile the workflow to a machine, run it, and print the run record on stdout. Returns the exit
+ * code; throws ToolError for usage and configuration problems.
+ */
+export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<number> {
+  const style = styleFor(io.colors);
+  const reporter = createReporter(io.stderr, style, { quiet: opts.quiet });
+  const doc = await loadDocument(opts.file, { cwd: io.cwd });
+  const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
+  try {
+    const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath);
+    const findings = await validateDocument(doc, {
+      loadOperations: async (url) => {
+        try {
+          return new Set((await loadDescription(url)).operations.keys());
+        } catch {
+          return undefined;
+        }
+      },
+    });
+    if (!reportFindings(findings, doc, io.stderr, style)) return EXIT.INVALID_DOCUMENT;
+
+    const workflow = selectWorkflow(doc, opts.workflowId);
+    const { sources, warnings } = await bindSources(doc, deps.registry ?? NO_APIS, loadDescription);
+    for (const warning of warnings) reporter.warn(warning);
+    if (opts.verbose) printBanner(sources, io.stderr, style);
+
+    const planned = planWorkflow(doc.model, workflow);
+    const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
+    const programs = compileSteps(doc.model, workflow, sources, templateWarnings);
+    const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, templateWarnings);
+    for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
+
+    const executor = createStepExecutor({ programs, pipeline, dryRun: opts.dryRun, reporter });
+    const machine = compileWorkflow(planned.plan, createJudge(planned.criteria, outputs)).provide({
+      actors: {
+        runStep: fromPromise<StepOutcome, RunStepInput>(({ input, signal }) => executor(input, signal)),
+      },
+    });
+    const { context, interrupted } = await runMachine(machine, { inputs: opts.inputs, maxSteps: opts.maxSteps }, io.signal, reporter);
+    const failed = interrupted || context.failure !== undefined;
+    const record: RunRecord = { workflowId: planned.plan.workflowId, outputs: failed ? {} : context.outputs, steps: context.records };
+    io.stdout.write(await formatRecord(record, opts.output));
+    if (interrupted) {
+      reporter.warn(`interrupted: workflow "${planned.plan.workflowId}" stopped after ${context.records.length} step runs; nothing more was sent`);
+      return EXIT.INTERRUPTED;
+    }
+    if (context.failure) {
+      reporter.workflowFailed(planned.plan.workflowId, context.failure);
+      return EXIT.RUN_FAILED;
+    }
+    return EXIT.OK;
+  } finally {
+    pipeline.close();
+  }
+}
+
+type AnyWorkflowMachine = ReturnType<typeof compileWorkflow>;
+
+/** Runs the machine to a final state, or until `signal` aborts (then the actor is stopped and its in-flight request aborted). */
+function runMachine(
+  machine: AnyWorkflowMachine,
+  input: { inputs: Record<string, unknown>; maxSteps: number },
+  signal: AbortSignal,
+  reporter: Reporter,
+): Promise<{ context: WorkflowContext; interrupted: boolean }> {
+  const actor = createActor(machine, { input });
+  return new Promise((resolve, reject) => {
+    let inBackoff = false;
+    const finish = (interrupted: boolean) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve({ context: actor.getSnapshot().context, interrupted });
+    };
+    const onAbort = () => {
+      actor.stop();
+      finish(true);
+    };
+    actor.subscribe({
+      next(snapshot) {
+        if (snapshot.status === 'done') return finish(false);
+        const value = snapshot.value as unknown;
+        const backoff = typeof value === 'object' && value !== null && Object.values(value)[0] === 'backoff';
+        if (backoff && !inBackoff) {
+          const ctx = snapshot.context;
+          reporter.retrying(ctx.records.at(-1)?.stepId ?? '', ctx.retryDelayMs, ctx.retries);
+        }
+        inBackoff = backoff;
+      },
+      error: reject,
+    });
+    if (signal.aborted) return finish(true);
+    signal.addEventListener('abort', onAbort, { once: true });
+    actor.start();
+  });
+}
+
+/** Prints validation findings on stderr; returns false when any is an error. */
+function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style): boolean {
+  const errors = findings.filter((f) => f.severity === 'error');
+  for (const finding of findings) stderr.write(`${formatFinding(finding, doc.file, style)}\n`);
+  if (errors.length > 0) {
+    stderr.write(
+      `${style.red('error:')} ${doc.file} is not a valid workflow document (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was sent.\n` +
+        `  Run \`tool arazzo validate ${doc.file}\` for details.\n`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/** The workflow to run: the one named by --workflow, or the only one. Throws a usage error listing the ids otherwise. */
+export function selectWorkflow(doc: LoadedDocument, workflowId: string | undefined): Workflow {
+  const workflows = doc.model.workflows;
+  const ids = workflows.map((w) => w.workflowId ?? '?').join(', ');
+  if (workflowId !== undefined) {
+    const found = workflows.find((w) => w.workflowId === workflowId);
+    if (!found) throw new CommandUsageError(`${doc.file} has no workflow "${workflowId}"`, `Its workflows: ${ids}`);
+    return found;
+  }
+  if (workflows.length === 1) return workflows[0]!;
+  throw new CommandUsageError(`${doc.file} has ${workflows.length} workflows; choose one with --workflow <id>`, `Its workflows: ${ids}`);
+}
+
+function printBanner(sources: BoundSource[], stderr: Writable, style: Style): void {
+  stderr.write(`${style.bold('sources:')}\n`);
+  for (const s of sources) {
+    const bound = s.api ? `bound to API "${s.api.name}" (${s.reason})` : 'synthetic (no configured API)';
+    const base = s.baseUrl ?? s.description.servers[0] ?? '(none)';
+    const auth = s.auth ? s.auth.describe() : 'none';
+    stderr.write(`  ${s.name}: ${bound}; base URL ${base}; auth ${auth}; description ${s.description.location}\n`);
+  }
+}
+
+function where(doc: LoadedDocument, pointer: string): string {
+  const pos = doc.locate(pointer);
+  return pos ? `:${pos.line}:${pos.col}` : '';
+}
