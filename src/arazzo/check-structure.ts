@@ -19,7 +19,7 @@ function checkVersion(raw: RawObject, report: Report): void {
   const version = raw.arazzo;
   if (version === undefined || version === null) return; // reported as MISSING_FIELD
   if (typeof version !== 'string') {
-    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo must be a version string such as "1.0.1", found ${describe(version)}; quote it`);
+    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo must be a quoted version string such as "1.0.1", found ${describe(version)}; this runner reads Arazzo 1.0.x`);
   } else if (!SUPPORTED_VERSION.test(version)) {
     report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo version "${version}" is not supported; this runner reads Arazzo 1.0.x (e.g. "1.0.1")`);
   }
@@ -38,7 +38,7 @@ function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report
   const shape = SHAPES[shapeName];
   const fields = isReference ? REFERENCE_FIELDS : shape.fields;
   const required = isReference ? ['reference'] : shape.required;
-  const where = pointer === '' ? 'the document' : pointer;
+  const where = pointer === '' ? 'the document' : readablePath(pointer);
 
   for (const name of required) {
     if (o[name] === undefined || o[name] === null) report.error('MISSING_FIELD', pointer, `${where} has no "${name}" (required)`);
@@ -109,6 +109,15 @@ function typeText(type: FieldType): string {
   if (type === 'object') return 'a mapping';
   if (type === 'array') return 'a list';
   return `a ${type}`;
+}
+
+// `/workflows/1/steps/0` -> `workflows[1].steps[0]`, the way people say it.
+function readablePath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path === '' ? token : `${path}.${token}`), '');
 }
 
 /** The JSON type of a raw value, for messages ("a list", "the number 3"). */

@@ -43,13 +43,13 @@ export function buildRequest(op: Operation, input: RequestInput): HttpRequest {
         pathValues.set(parameter.name, serializePath(parameter.name, value, spec?.style, spec?.explode));
         break;
       case 'query':
-        query.push(...serializeQuery(parameter.name, value, spec?.style, spec?.explode ?? defaultExplode(spec?.style ?? 'form'), spec?.allowReserved));
+        query.push(...serializeQuery(parameter.name, value, spec?.style, spec?.explode, spec?.allowReserved));
         break;
       case 'header':
         headers[parameter.name] = serializeHeader(value, spec?.explode);
         break;
       case 'cookie':
-        cookies.push(...serializeCookie(parameter.name, value, spec?.explode ?? defaultExplode(spec?.style ?? 'form')));
+        cookies.push(...serializeCookie(parameter.name, value, spec?.explode));
         break;
     }
   }
@@ -90,10 +90,6 @@ function findSpec(specs: ParameterSpec[], name: string, where: ParameterLocation
   if (where !== 'header') return specs.find((p) => p.in === where && p.name === name);
   const lower = name.toLowerCase();
   return specs.find((p) => p.in === 'header' && p.name.toLowerCase() === lower);
-}
-
-function defaultExplode(style: string): boolean {
-  return style === 'form';
 }
 
 /** A `content`-style parameter carries its value serialised as JSON; a string is taken as already serialised. */

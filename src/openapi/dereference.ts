@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DescriptionError } from './errors.js';
 import { parseText } from './parse-text.js';
+import { displayName, refErrorMessage, type RefFailures } from './ref-error-message.js';
 
 export interface DereferenceOptions {
   /** Fetches http(s) `$ref` targets; when absent such refs fail with DESCRIPTION_REF. */
@@ -14,8 +14,8 @@ const ARRAY_INDEX = /^\d+$/;
 const SKIPPED_MEMBERS: ReadonlySet<string> = new Set(['example', 'examples', 'callbacks', 'links']);
 
 /**
- * Replaces the `$ref`s that request building reads (in place) by their targets, local or in other files or URLs.
- * Relative refs resolve against `location`. Schemas of bodies and headers keep their `$ref`s.
+ * Replaces the `$ref`s that request building reads (in place) by their targets, local or in
+ * other files or URLs, resolved against `location`. Body and header schemas keep their `$ref`s.
  * Throws DescriptionError DESCRIPTION_REF when a target cannot be read, parsed or found.
  */
 export async function dereference(doc: object, location: string, options: DereferenceOptions): Promise<object> {
@@ -24,6 +24,12 @@ export async function dereference(doc: object, location: string, options: Derefe
   const remote = HTTP_URL.test(location);
   const base = remote || location.startsWith('file:') ? location : resolvePath(location);
   const fetchText = options.fetchText;
+  // The library flattens plugin errors into its own messages; keep the originals for ours.
+  const failures: RefFailures = {};
+  const refuseLocal = (file: { url: string }): never => {
+    failures.blocked = file.url;
+    throw new Error(`refusing to read ${file.url}`);
+  };
   try {
     return await $RefParser.dereference(base, doc, {
       mutateInputSchema: true,
@@ -31,13 +37,18 @@ export async function dereference(doc: object, location: string, options: Derefe
         // Remote refs go through the caller's fetcher (the request pipeline), never the library's own client.
         http: false,
         // A description fetched over the network must not read local files.
-        ...(remote ? { file: false } : {}),
+        ...(remote ? { file: false, localFiles: { order: 2, canRead: (file: { url: string }) => !HTTP_URL.test(file.url), read: refuseLocal } } : {}),
         pipeline: {
           order: 1,
           canRead: HTTP_URL,
-          read: (file: { url: string }) => {
-            if (!fetchText) throw new Error(`cannot fetch ${file.url}: no fetcher was given for remote $refs`);
-            return fetchText(file.url);
+          read: async (file: { url: string }) => {
+            try {
+              if (!fetchText) throw new Error('remote $refs need a fetcher, and none was given');
+              return await fetchText(file.url);
+            } catch (error) {
+              failures.fetch = { url: file.url, error };
+              throw error;
+            }
           },
         },
       },
@@ -51,7 +62,14 @@ export async function dereference(doc: object, location: string, options: Derefe
           order: 1,
           allowEmpty: false,
           canParse: true,
-          parse: (file: { url: string; data: unknown }) => parseText(asText(file.data), displayName(file.url)),
+          parse: (file: { url: string; data: unknown }) => {
+            try {
+              return parseText(asText(file.data), displayName(file.url));
+            } catch (error) {
+              if (error instanceof DescriptionError) failures.parse = error;
+              throw error;
+            }
+          },
         },
       },
       // `true` keeps a recursive parameter schema as a cyclic graph; `ignore` would leave any
@@ -59,14 +77,7 @@ export async function dereference(doc: object, location: string, options: Derefe
       dereference: { circular: true, excludedPathMatcher: skipsDereference },
     });
   } catch (err) {
-    const reason = oneLine(err instanceof Error ? err.message : String(err));
-    const at = refPath(err);
-    throw new DescriptionError(
-      'DESCRIPTION_REF',
-      location,
-      `${location}: cannot resolve a $ref${at}: ${reason}; check the referenced file path and JSON pointer`,
-      { cause: err },
-    );
+    throw new DescriptionError('DESCRIPTION_REF', location, refErrorMessage(err, location, failures), { cause: err });
   }
 }
 
@@ -104,24 +115,4 @@ function asText(data: unknown): string {
   if (typeof data === 'string') return data;
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   return String(data);
-}
-
-function displayName(url: string): string {
-  if (HTTP_URL.test(url)) return url;
-  try {
-    return url.startsWith('file:') ? fileURLToPath(url) : decodeURI(url);
-  } catch {
-    return url;
-  }
-}
-
-function refPath(err: unknown): string {
-  const path = (err as { path?: unknown }).path;
-  if (!Array.isArray(path) || path.length === 0) return '';
-  const pointer = path.map((token) => String(token).replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
-  return ` at /${pointer}`;
-}
-
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, ' ').trim();
 }

@@ -4,11 +4,11 @@ import { isJsonMediaType, mediaTypeEssence } from './media-type.js';
 import { isPlainObject, leafText } from './value-shape.js';
 
 /**
- * Encodes a templated payload for the wire according to its content type (see the rules in
- * docs: JSON, form-urlencoded, multipart, text, octet-stream, anything else with a string).
- * `operationId` only names the step's operation in errors. Throws RequestBuildError BAD_BODY when
+ * Encodes a templated payload for its content type: JSON and `+json`, form-urlencoded,
+ * multipart (one part per key), text/*, octet-stream; any other type takes a string or bytes as
+ * is. `operationId` only names the operation in errors. Throws RequestBuildError BAD_BODY when
  * the payload does not fit the type, UNSUPPORTED_CONTENT_TYPE for a non-string payload of a
- * type we cannot serialise.
+ * type that has no serialisation here.
  */
 export function encodeBody(payload: unknown, contentType: string, operationId: string): HttpBody {
   const essence = mediaTypeEssence(contentType);
@@ -24,7 +24,7 @@ export function encodeBody(payload: unknown, contentType: string, operationId: s
   if (essence.includes('json')) return bytes(contentType, jsonText(payload, operationId));
   throw new RequestBuildError(
     'UNSUPPORTED_CONTENT_TYPE',
-    `operation "${operationId}": cannot serialise a ${typeName(payload)} payload as ${contentType}; give the payload as a string in that format`,
+    `operation "${operationId}": cannot serialise a payload of type ${typeName(payload)} as ${contentType}; give the payload as a string in that format`,
   );
 }
 

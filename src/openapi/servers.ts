@@ -25,7 +25,8 @@ export function serverUrls(servers: unknown, location: string): string[] {
 /** The first absolute http(s) server URL of the operation, or undefined when it has none. */
 export function operationServerUrl(op: Pick<Operation, 'servers'>): string | undefined {
   for (const url of op.servers) {
-    if (HTTP_URL.test(url) && URL.canParse(url)) return url;
+    // URL.canParse accepts `{` in a host, so an unfilled variable needs its own check.
+    if (HTTP_URL.test(url) && !url.includes('{') && URL.canParse(url)) return url;
   }
   return undefined;
 }

@@ -1,0 +1,74 @@
+/** Walks workflows and steps, running the per-step and per-workflow checks in document order. */
+import { checkChain } from './check-actions.js';
+import { checkCriteria } from './check-criteria.js';
+import { checkExpressionString, checkTemplate } from './check-expressions.js';
+import { checkParameters } from './check-parameters.js';
+import type { ExpressionScope } from './expression-scope.js';
+import type { Report } from './finding.js';
+import type { ArazzoDocument, Step, Workflow } from './model.js';
+import { childPointer, isObject } from './read-fields.js';
+
+const OPERATION_FIELDS = ['operationId', 'operationPath', 'workflowId'] as const;
+
+/** Checks every workflow of the document: steps, parameters, bodies, criteria, outputs and action chains. */
+export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
+  for (const workflow of doc.workflows) {
+    const scope: ExpressionScope = { doc, workflow, phase: 'request' };
+    const callsOperations = workflow.steps.some((step) => step.workflowId === undefined);
+    checkParameters(workflow.parameters, scope, callsOperations, report);
+    workflow.steps.forEach((step, index) => checkStep(step, index, workflow, doc, rawAt, report));
+    checkChain(workflow.successActions, 'success', { doc, workflow, phase: 'response' }, rawAt, report);
+    checkChain(workflow.failureActions, 'failure', { doc, workflow, phase: 'response' }, rawAt, report);
+    checkOutputs(workflow.outputs, childPointer(workflow.pointer, 'outputs'), { doc, workflow, phase: 'workflow' }, report);
+  }
+}
+
+function checkStep(step: Step, index: number, workflow: Workflow, doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
+  checkOperationFields(step, rawAt, report);
+  const request: ExpressionScope = { doc, workflow, stepIndex: index, phase: 'request' };
+  const response: ExpressionScope = { ...request, phase: 'response' };
+  checkParameters(step.parameters, request, step.workflowId === undefined, report);
+  if (step.requestBody) {
+    const body = step.requestBody;
+    if (body.payload !== undefined) checkTemplate(body.payload, childPointer(body.pointer, 'payload'), request, report, false);
+    for (const replacement of body.replacements) {
+      if (replacement.value !== undefined) checkTemplate(replacement.value, childPointer(replacement.pointer, 'value'), request, report, true);
+    }
+  }
+  checkCriteria(step.successCriteria, 'success', response, report);
+  checkOutputs(step.outputs, childPointer(step.pointer, 'outputs'), response, report);
+  checkChain(step.onSuccess, 'success', response, rawAt, report);
+  checkChain(step.onFailure, 'failure', response, rawAt, report);
+}
+
+// The spec's rows: none of the three is an error; operationPath and nested workflows are warnings.
+function checkOperationFields(step: Step, rawAt: (pointer: string) => unknown, report: Report): void {
+  const raw = rawAt(step.pointer);
+  const present = OPERATION_FIELDS.filter((field) => isObject(raw) && raw[field] !== undefined && raw[field] !== null);
+  const label = `step "${step.stepId ?? ''}"`;
+  if (present.length === 0) {
+    report.error('STEP_WITHOUT_OPERATION', step.pointer, `${label} has none of operationId, operationPath, workflowId; say what the step calls`);
+  } else if (present.length > 1) {
+    report.error('STEP_OPERATION_CONFLICT', childPointer(step.pointer, present[1] ?? ''), `${label} has ${present.join(' and ')}; give exactly one`);
+  }
+  if (step.operationPath !== undefined) {
+    report.warning('OPERATION_PATH_UNSUPPORTED', childPointer(step.pointer, 'operationPath'), `${label} uses operationPath, which the v1 runner does not support; the step fails at runtime (use operationId)`);
+  }
+  if (step.workflowId !== undefined) {
+    report.warning('NESTED_WORKFLOW_UNSUPPORTED', childPointer(step.pointer, 'workflowId'), `${label} runs workflow "${step.workflowId}"; nested workflows are not supported by the v1 runner, so the step fails at runtime`);
+  }
+}
+
+function checkOutputs(outputs: Record<string, string>, pointer: string, scope: ExpressionScope, report: Report): void {
+  for (const [name, source] of Object.entries(outputs)) checkExpressionString(source, childPointer(pointer, name), scope, report);
+}
+
+/** Checks the reusable components: parameter locations and actions (without a workflow to resolve goto or step references). */
+export function checkComponents(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
+  const components = doc.components;
+  if (!components) return;
+  const shared: ExpressionScope = { doc, phase: 'shared' };
+  checkParameters(Object.values(components.parameters), shared, false, report);
+  for (const action of Object.values(components.successActions)) checkChain([action], 'success', shared, rawAt, report);
+  for (const action of Object.values(components.failureActions)) checkChain([action], 'failure', shared, rawAt, report);
+}

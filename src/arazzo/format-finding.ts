@@ -1,0 +1,41 @@
+import type { Style } from '../cli/style.js';
+import type { Finding, FindingCode } from './finding.js';
+import type { LoadedDocument } from './model.js';
+
+/** One finding as a compiler-style line: `file:line:col severity CODE message` (severity coloured by `style`). */
+export function formatFinding(finding: Finding, file: string, style: Style): string {
+  const where = finding.line === undefined ? file : `${file}:${finding.line}:${finding.col ?? 1}`;
+  const severity = finding.severity === 'error' ? style.red('error') : style.yellow('warning');
+  return `${where} ${severity} ${finding.code} ${finding.message}`;
+}
+
+// What a user loses at runtime for each warning, for the summary line.
+const CONSEQUENCES: Partial<Record<FindingCode, string>> = {
+  OPERATION_PATH_UNSUPPORTED: 'operationPath steps fail at runtime',
+  NESTED_WORKFLOW_UNSUPPORTED: 'nested workflow steps fail at runtime',
+  SUCCESS_CRITERION_SKIPPED: 'regex/jsonpath/xpath success criteria are skipped',
+  UNSUPPORTED_SOURCE_TYPE: 'steps calling Arazzo sources fail at runtime',
+  FORWARD_STEP_REFERENCE: 'some expressions read steps that may not have run yet',
+  EXPRESSION_KEPT_LITERAL: 'some $ strings in payloads are sent as written',
+  UNKNOWN_FIELD: 'unknown fields are ignored',
+};
+
+/** The closing line of `arazzo validate`: the verdict, with counts and what warnings mean at runtime. */
+export function formatSummary(doc: LoadedDocument, findings: readonly Finding[]): string {
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warnings = findings.length - errors;
+  if (errors > 0) {
+    const also = warnings > 0 ? `, ${plural(warnings, 'warning')}` : '';
+    return `${doc.file}: ${plural(errors, 'error')}${also}; the document is not valid for the v1 runner`;
+  }
+  const version = doc.model.arazzo ?? '1.0';
+  const counts = `${plural(doc.model.workflows.length, 'workflow')}, ${plural(doc.model.sourceDescriptions.length, 'source')}`;
+  if (warnings === 0) return `${doc.file}: valid Arazzo ${version} — ${counts}; all features are supported by the v1 runner`;
+  const consequences = [...new Set(findings.map((f) => CONSEQUENCES[f.code]).filter((text): text is string => text !== undefined))];
+  const detail = consequences.length > 0 ? `: ${consequences.join('; ')}` : '';
+  return `${doc.file}: valid Arazzo ${version} — ${counts}; ${plural(warnings, 'warning')}${detail}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

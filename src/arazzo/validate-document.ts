@@ -1,0 +1,27 @@
+import { parsePointer, resolvePointer } from '../expressions/index.js';
+import { checkIds } from './check-ids.js';
+import { checkOperations, type LoadOperations } from './check-operations.js';
+import { checkStructure } from './check-structure.js';
+import { checkComponents, checkWorkflows } from './check-workflows.js';
+import { Report, sortFindings, type Finding } from './finding.js';
+import type { LoadedDocument } from './model.js';
+
+export interface ValidateOptions {
+  /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
+  loadOperations?: LoadOperations;
+}
+
+/**
+ * Validates a loaded document against Arazzo 1.0.x and what the v1 runner supports. Returns the
+ * findings in file order; never throws for a problem in the document.
+ */
+export async function validateDocument(doc: LoadedDocument, options: ValidateOptions = {}): Promise<Finding[]> {
+  const report = new Report(doc.locate);
+  const rawAt = (pointer: string): unknown => resolvePointer(doc.raw, parsePointer(pointer));
+  checkStructure(doc.raw, report);
+  checkIds(doc.model, report);
+  checkWorkflows(doc.model, rawAt, report);
+  checkComponents(doc.model, rawAt, report);
+  if (options.loadOperations) await checkOperations(doc.model, options.loadOperations, report);
+  return sortFindings(report.findings);
+}

@@ -1,0 +1,24 @@
+import { DescriptionError, loadDescription } from '../openapi/index.js';
+
+const REMOTE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * A `loadOperations` for validateDocument: the operationIds of a source description that is a
+ * local file (relative to the Arazzo document `baseFile`), or undefined for a remote, missing or
+ * invalid one. Validation never touches the network, so a remote `$ref` also yields undefined.
+ */
+export function localOperationsLoader(baseFile: string): (sourceUrl: string) => Promise<Set<string> | undefined> {
+  const fetchText = async (url: string): Promise<string> => {
+    throw new Error(`validation does not fetch ${url}`);
+  };
+  return async (sourceUrl) => {
+    if (REMOTE.test(sourceUrl.trim()) && !sourceUrl.trim().startsWith('file:')) return undefined;
+    try {
+      const description = await loadDescription(sourceUrl, { baseFile, fetchText });
+      return new Set(description.operations.keys());
+    } catch (error) {
+      if (error instanceof DescriptionError) return undefined;
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,52 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { EXIT } from './errors.js';
+import { styleFor } from './style.js';
+import { ToolCommand } from './tool-command.js';
+
+/** `tool arazzo validate <file>`: parses an Arazzo document and reports what the v1 runner would reject or skip. */
+export class ValidateCommand extends ToolCommand {
+  static override paths = [['arazzo', 'validate']];
+
+  static override usage = Command.Usage({
+    category: 'Arazzo',
+    description: 'check an Arazzo 1.0.x document against what the v1 runner supports',
+    details: `
+      Parses the document (YAML or JSON) and reports each finding on stdout as \`file:line:col severity CODE message\`, then a summary line.
+
+      Errors make the document unrunnable (exit 10). Warnings name constructs the v1 runner skips or fails at runtime (operationPath, nested workflows, regex/jsonpath success criteria); a document with warnings only is valid (exit 0).
+
+      Operation ids are checked against source descriptions that are local files; remote sources are not fetched. The finding codes are listed in docs/cli.md.
+    `,
+    examples: [
+      ['Validate a workflow document', '$0 arazzo validate flow.arazzo.yaml'],
+      ['Print the findings as JSON', '$0 arazzo validate flow.arazzo.yaml --output json'],
+    ],
+  });
+
+  file = Option.String({ name: 'file', required: true });
+
+  output = Option.String('--output', 'text', {
+    description: 'Output format: text (compiler-style lines) or json',
+    validator: t.isEnum(['text', 'json'] as const),
+  });
+
+  async execute(): Promise<number> {
+    const { loadDocument, validateDocument, formatFinding, formatSummary } = await import('../arazzo/index.js');
+    const { localOperationsLoader } = await import('./source-operations.js');
+    const doc = await loadDocument(this.file, { cwd: this.context.cwd });
+    const findings = await validateDocument(doc, { loadOperations: localOperationsLoader(doc.absolutePath) });
+    const valid = !findings.some((finding) => finding.severity === 'error');
+    if (this.output === 'json') {
+      const record = { file: doc.file, valid, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
+      this.context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+    } else {
+      // Findings are this command's data, so they go to stdout, coloured only when stdout is a terminal.
+      const style = styleFor(this.context.stdoutIsTTY && this.context.colors);
+      const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
+      lines.push(formatSummary(doc, findings));
+      this.context.stdout.write(`${lines.join('\n')}\n`);
+    }
+    return valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
+  }
+}

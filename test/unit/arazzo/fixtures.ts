@@ -1,0 +1,23 @@
+/** Paths and loaders for the Arazzo fixtures (test/fixtures/arazzo). */
+import { fileURLToPath } from 'node:url';
+import { loadDocument, validateDocument, type Finding, type LoadedDocument } from '../../../src/arazzo/index.js';
+import { localOperationsLoader } from '../../../src/cli/source-operations.js';
+
+export const FIXTURES = fileURLToPath(new URL('../../fixtures/arazzo/', import.meta.url));
+export const EXAMPLES = '/work/shared/arazzo-examples';
+
+/** Loads a fixture by file name. */
+export function loadFixture(name: string, cwd = FIXTURES): Promise<LoadedDocument> {
+  return loadDocument(name, { cwd });
+}
+
+/** Loads and validates a fixture, with operationIds checked against local sources as the CLI does. */
+export async function findingsOf(name: string, cwd = FIXTURES): Promise<Finding[]> {
+  const doc = await loadFixture(name, cwd);
+  return validateDocument(doc, { loadOperations: localOperationsLoader(doc.absolutePath) });
+}
+
+/** `CODE@pointer` for each finding: compact enough to compare whole lists. */
+export function codesAt(findings: readonly Finding[]): string[] {
+  return findings.map((finding) => `${finding.code}@${finding.pointer}`);
+}
