@@ -11,13 +11,13 @@ const QUALIFIED = /^\$sourceDescriptions\.([^.]+)\.(.+)$/;
 
 /**
  * Reports operationIds missing from their source, qualified ids naming an unknown source, and an
- * unqualified id found in several sources. Sources that cannot be read are skipped: validation
- * must not depend on the network.
+ * unqualified id found in several sources. Sources that cannot be read are skipped (validation
+ * must not depend on the network), and so are all of them without `loadOperations`.
  */
-export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadOperations, report: Report): Promise<void> {
+export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadOperations | undefined, report: Report): Promise<void> {
   const cache = new Map<string, Promise<Set<string> | undefined>>();
   const operationsOf = (source: SourceDescription): Promise<Set<string> | undefined> => {
-    if (source.url === undefined || source.url.trim() === '') return Promise.resolve(undefined);
+    if (loadOperations === undefined || source.url === undefined || source.url.trim() === '') return Promise.resolve(undefined);
     let pending = cache.get(source.url);
     if (!pending) {
       pending = loadOperations(source.url).catch(() => undefined);

@@ -22,6 +22,6 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   checkIds(doc.model, report);
   checkWorkflows(doc.model, rawAt, report);
   checkComponents(doc.model, rawAt, report);
-  if (options.loadOperations) await checkOperations(doc.model, options.loadOperations, report);
+  await checkOperations(doc.model, options.loadOperations, report);
   return sortFindings(report.findings);
 }

@@ -14,6 +14,7 @@ export type ConfigErrorCode =
   | 'INVALID_API_NAME'
   | 'INVALID_URL'
   | 'INVALID_HEADER'
+  | 'INVALID_ENV_NAME'
   | 'INVALID_SPEC';
 
 /** Thrown for a configuration problem (a broken file, an unknown API, a bad name or URL); always exit 2. */

@@ -60,6 +60,7 @@ export function checked<T>(path: Path, validate: () => T): T {
   try {
     return validate();
   } catch (error) {
+    if (error instanceof ShapeProblem) throw error;
     throw new ShapeProblem(pointerOf(path), `${where(path)}: ${(error as Error).message}`);
   }
 }

@@ -100,6 +100,8 @@ export function planWorkflow(doc: ArazzoDocument, workflow: Workflow): PlannedWo
     const [onSuccess, onSuccessFrom] = chain(step.onSuccess, workflow.successActions, 'onSuccess');
     const [onFailure, onFailureFrom] = chain(step.onFailure, workflow.failureActions, 'onFailure');
     const planned: StepPlan = { stepId: step.stepId ?? '', onSuccess, onFailure, onSuccessFrom, onFailureFrom };
+    const contextual = step.successCriteria.find((c) => c.context !== undefined && c.context !== '');
+    if (contextual) planned.unsupported = `a success criterion has a context ("${contextual.context}"), which is not supported in v1`;
     if (step.operationId === undefined) {
       if (step.operationPath !== undefined) planned.unsupported = 'operationPath steps are not supported in v1; use operationId';
       else if (step.workflowId !== undefined) planned.unsupported = `nested workflow steps ("${step.workflowId}") are not supported in v1`;

@@ -141,10 +141,19 @@ function runMachine(
   });
 }
 
-/** Prints validation findings on stderr; returns false when any is an error. */
+/**
+ * Findings that the spec makes runtime errors (when the construct is reached), not reasons to
+ * refuse the whole run: cross-workflow goto, replay, regex/jsonpath action criteria, `context`.
+ */
+const RUNTIME_ERRORS = new Set<string>(['CROSS_WORKFLOW_GOTO', 'ACTION_NOT_SUPPORTED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED']);
+
+/** Prints validation findings on stderr; returns false when any blocks the run. */
 function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style): boolean {
-  const errors = findings.filter((f) => f.severity === 'error');
-  for (const finding of findings) stderr.write(`${formatFinding(finding, doc.file, style)}\n`);
+  const shown = findings.map((f) =>
+    f.severity === 'error' && RUNTIME_ERRORS.has(f.code) ? { ...f, severity: 'warning' as const, message: `${f.message} (fails at runtime if reached)` } : f,
+  );
+  const errors = shown.filter((f) => f.severity === 'error');
+  for (const finding of shown) stderr.write(`${formatFinding(finding, doc.file, style)}\n`);
   if (errors.length > 0) {
     stderr.write(
       `${style.red('error:')} ${doc.file} is not a valid workflow document (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was sent.\n` +

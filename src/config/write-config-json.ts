@@ -1,0 +1,14 @@
+/** Writing one of tool's JSON files: atomic, mode 0600, in a 0700 directory. */
+
+import { ConfigError } from './errors.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+/** Writes `content` as pretty JSON atomically; throws ConfigError (CONFIG_WRITE_FAILED) when the disk refuses. */
+export async function writeConfigJson(file: string, content: unknown): Promise<void> {
+  try {
+    await writeFileAtomic(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError('CONFIG_WRITE_FAILED', `cannot write ${file} (${code})`, 'Check the permissions of the directory and the free space.');
+  }
+}

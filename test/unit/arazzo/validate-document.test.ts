@@ -1,0 +1,210 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseDocumentText, validateDocument, type Finding } from '../../../src/arazzo/index.js';
+import { codesAt, findingsOf, loadFixture } from './fixtures.js';
+
+const severityOf = (findings: Finding[], code: string) => [...new Set(findings.filter((f) => f.code === code).map((f) => f.severity))];
+
+describe('validateDocument: the spec table', () => {
+  it('finds nothing in a clean document that uses actions, references and a qualified operationId', async () => {
+    expect(await findingsOf('clean.arazzo.yaml')).toEqual([]);
+    expect(await findingsOf('clean.arazzo.json')).toEqual([]);
+  });
+
+  it('reports a document without workflows as an error', async () => {
+    const findings = await findingsOf('no-workflows.arazzo.yaml');
+    expect(findings).toEqual([
+      { code: 'NO_WORKFLOWS', severity: 'error', pointer: '/workflows', line: 8, col: 1, message: 'the document declares no workflows; add at least one under "workflows"' },
+    ]);
+  });
+
+  it('reports a step with no operation as an error and one with two as an error too', async () => {
+    const findings = await findingsOf('step-operations.arazzo.yaml');
+    expect(codesAt(findings)).toEqual([
+      'STEP_WITHOUT_OPERATION@/workflows/0/steps/0',
+      'STEP_OPERATION_CONFLICT@/workflows/0/steps/1/operationPath',
+      'OPERATION_PATH_UNSUPPORTED@/workflows/0/steps/1/operationPath',
+    ]);
+    expect(findings.map((f) => f.severity)).toEqual(['error', 'error', 'warning']);
+    expect(findings[0]?.message).toBe('step "nothing" has none of operationId, operationPath, workflowId; say what the step calls');
+  });
+
+  it('warns about operationPath, nested workflows and jsonpath success criteria, with no errors', async () => {
+    const findings = await findingsOf('warnings.arazzo.yaml');
+    expect(codesAt(findings)).toEqual([
+      'OPERATION_PATH_UNSUPPORTED@/workflows/0/steps/0/operationPath',
+      'SUCCESS_CRITERION_SKIPPED@/workflows/0/steps/0/successCriteria/1/type',
+      'NESTED_WORKFLOW_UNSUPPORTED@/workflows/0/steps/1/workflowId',
+    ]);
+    expect(findings.every((f) => f.severity === 'warning')).toBe(true);
+  });
+});
+
+describe('validateDocument: structure', () => {
+  it('reports an unsupported version and every missing required field', async () => {
+    const findings = await findingsOf('required-fields.arazzo.yaml');
+    expect(findings.map((f) => f.message)).toEqual([
+      'arazzo version "1.1.0" is not supported; this runner reads Arazzo 1.0.x (e.g. "1.0.1")',
+      'info has no "title" (required)',
+      'info has no "version" (required)',
+      'sourceDescriptions[0] has no "name" (required)',
+      'sourceDescriptions[0] has no "url" (required)',
+      'workflows[0] has no "workflowId" (required)',
+      'workflows[0] has no "steps" (required)',
+      'workflows[1].steps[0] has no "stepId" (required)',
+    ]);
+    expect(findings.map((f) => f.code)).toEqual(['UNSUPPORTED_VERSION', ...Array(7).fill('MISSING_FIELD')]);
+  });
+
+  it('reports fields of the wrong type without crashing, and a misspelt field as a warning', async () => {
+    const findings = await findingsOf('wrong-types.arazzo.yaml');
+    expect(codesAt(findings)).toEqual([
+      'INVALID_TYPE@/workflows/0/steps',
+      'INVALID_TYPE@/workflows/1/outputs',
+      'INVALID_TYPE@/workflows/1/steps/0/onSuccess',
+      'UNKNOWN_FIELD@/workflows/1/steps/0/successCritera',
+      'INVALID_TYPE@/workflows/1/steps/0/outputs/count',
+      'INVALID_TYPE@/workflows/1/steps/1',
+    ]);
+    expect(findings[0]?.message).toBe('"steps" must be a list, found the number 3');
+    expect(findings[3]).toMatchObject({ severity: 'warning', message: 'unknown field "successCritera" is ignored (did you mean "successCriteria"?)' });
+  });
+
+  it('reports a numeric arazzo version and a missing one', async () => {
+    const numeric = await validateDocument(parseDocumentText('arazzo: 1.0\ninfo: {title: t, version: v}\nsourceDescriptions: [{name: a, url: b}]\nworkflows: [{workflowId: w, steps: [{stepId: s, operationId: o}]}]\n', 'n.yaml', '/n.yaml'));
+    expect(codesAt(numeric)).toEqual(['UNSUPPORTED_VERSION@/arazzo']);
+    const missing = await validateDocument(parseDocumentText('info: {title: t, version: v}\nsourceDescriptions: [{name: a, url: b}]\nworkflows: [{workflowId: w, steps: [{stepId: s, operationId: o}]}]\n', 'm.yaml', '/m.yaml'));
+    expect(missing.map((f) => f.message)).toEqual(['the document has no "arazzo" (required)']);
+  });
+
+  it('reports empty sourceDescriptions and empty steps', async () => {
+    const doc = parseDocumentText('arazzo: 1.0.1\ninfo: {title: t, version: v}\nsourceDescriptions: []\nworkflows: [{workflowId: w, steps: []}]\n', 'e.yaml', '/e.yaml');
+    expect(codesAt(await validateDocument(doc))).toEqual(['NO_SOURCES@/sourceDescriptions', 'NO_STEPS@/workflows/0/steps']);
+  });
+
+  it('reports duplicate source names, step ids and workflow ids', async () => {
+    expect(codesAt(await findingsOf('duplicates.arazzo.yaml'))).toEqual([
+      'DUPLICATE_SOURCE_NAME@/sourceDescriptions/1/name',
+      'DUPLICATE_STEP_ID@/workflows/0/steps/1/stepId',
+      'DUPLICATE_WORKFLOW_ID@/workflows/1/workflowId',
+    ]);
+  });
+});
+
+describe('validateDocument: actions', () => {
+  it('reports each action the v1 runner cannot dispatch', async () => {
+    const findings = await findingsOf('actions.arazzo.yaml');
+    const step = '/workflows/0/steps/0';
+    expect(codesAt(findings)).toEqual([
+      `UNKNOWN_GOTO_STEP@${step}/onSuccess/0/stepId`,
+      `RETRY_IN_SUCCESS_CHAIN@${step}/onSuccess/1/type`,
+      `CROSS_WORKFLOW_GOTO@${step}/onSuccess/2/workflowId`,
+      `MISSING_GOTO_TARGET@${step}/onFailure/0`,
+      `ACTION_NOT_SUPPORTED@${step}/onFailure/1/type`,
+      `UNKNOWN_ACTION_TYPE@${step}/onFailure/2/type`,
+      `INVALID_RETRY_LIMIT@${step}/onFailure/3/retryLimit`,
+      `INVALID_RETRY_AFTER@${step}/onFailure/3/retryAfter`,
+      `INVALID_RETRY_LIMIT@${step}/onFailure/4/retryLimit`,
+      `INVALID_RETRY_AFTER@${step}/onFailure/4/retryAfter`,
+      `UNSUPPORTED_ACTION_CRITERION@${step}/onFailure/5/criteria/0/type`,
+      `CRITERION_CONTEXT_UNSUPPORTED@${step}/onFailure/6/criteria/0/context`,
+    ]);
+    expect(findings.every((f) => f.severity === 'error')).toBe(true);
+    expect(findings[2]?.message).toContain('not supported in v1');
+    expect(findings[4]?.message).toContain('replay is not implemented');
+  });
+
+  it('checks references: form, kind, existence, and a component goto target per workflow', async () => {
+    const findings = await findingsOf('references.arazzo.yaml');
+    expect(codesAt(findings)).toEqual([
+      'UNKNOWN_COMPONENT@/workflows/0/steps/0/parameters/1/reference',
+      'INVALID_REFERENCE@/workflows/0/steps/0/parameters/2/reference',
+      'REFERENCE_KIND_MISMATCH@/workflows/0/steps/0/onSuccess/0/reference',
+      'UNKNOWN_COMPONENT@/workflows/0/steps/0/onFailure/0/reference',
+      'INVALID_REFERENCE@/workflows/0/steps/0/onFailure/1/reference',
+      'INVALID_REFERENCE@/workflows/0/steps/0/onFailure/2/reference',
+      'UNKNOWN_GOTO_STEP@/workflows/1/steps/0/onSuccess/0/reference',
+      'RETRY_IN_SUCCESS_CHAIN@/components/successActions/retryHere/type',
+    ]);
+    expect(findings[6]?.message).toBe('goto action "toStart" goes to step "first", which workflow "other" does not have');
+  });
+});
+
+describe('validateDocument: expressions', () => {
+  it('reports expressions that do not parse, point nowhere, or read what does not exist yet', async () => {
+    const findings = await findingsOf('expressions.arazzo.yaml');
+    expect(findings.map((f) => `${f.severity} ${f.code}@${f.pointer}`)).toEqual([
+      'error EXPRESSION_SYNTAX@/workflows/0/steps/0/parameters/0/value',
+      'warning FORWARD_STEP_REFERENCE@/workflows/0/steps/0/parameters/1/value',
+      'error RESPONSE_NOT_AVAILABLE@/workflows/0/steps/0/parameters/2/value',
+      'warning EXPRESSION_KEPT_LITERAL@/workflows/0/steps/0/requestBody/payload/filter',
+      'error UNKNOWN_STEP@/workflows/0/steps/0/requestBody/payload/owner',
+      'error CONDITION_SYNTAX@/workflows/0/steps/0/successCriteria/0/condition',
+      'error EXPRESSION_SYNTAX@/workflows/0/steps/0/outputs/broken',
+      'error UNKNOWN_STEP_OUTPUT@/workflows/0/steps/1/parameters/0/value',
+      'error RESPONSE_NOT_AVAILABLE@/workflows/0/outputs/noStep',
+      'error UNKNOWN_SOURCE@/workflows/0/outputs/unknownSource',
+    ]);
+  });
+
+  it("includes the parser's message", async () => {
+    const findings = await findingsOf('expressions.arazzo.yaml');
+    expect(findings[0]?.message).toBe('"$inputs." is not a valid runtime expression: expected an input name after "$inputs.", but the expression ends');
+    expect(findings[5]?.message).toMatch(/^condition "\$statusCode ==" does not parse: .+/);
+    expect(findings[7]?.message).toBe('$steps.first.outputs.total: step "first" has no output "total" (it declares "count", "broken")');
+  });
+});
+
+describe('validateDocument: parameters and operations', () => {
+  it('reports an invalid in, and a missing in only where the step calls an operation', async () => {
+    const findings = await findingsOf('parameters.arazzo.yaml');
+    expect(codesAt(findings)).toEqual([
+      'INVALID_PARAMETER_LOCATION@/workflows/0/steps/0/parameters/0/in',
+      'MISSING_FIELD@/workflows/0/steps/0/parameters/1',
+      'NESTED_WORKFLOW_UNSUPPORTED@/workflows/1/steps/0/workflowId',
+    ]);
+  });
+
+  it('reports operationIds missing from a local source, with a suggestion', async () => {
+    const findings = await findingsOf('operations.arazzo.yaml');
+    expect(codesAt(findings)).toEqual([
+      'OPERATION_NOT_FOUND@/workflows/0/steps/1/operationId',
+      'OPERATION_NOT_FOUND@/workflows/0/steps/2/operationId',
+      'UNKNOWN_SOURCE@/workflows/0/steps/3/operationId',
+    ]);
+    expect(findings[0]?.message).toBe('operation "getpet" is not in source "pets" (./pets.openapi.yaml) (did you mean "getPet"?)');
+  });
+
+  it('handles several sources: qualified ids, ambiguity, and unreadable or remote sources skipped', async () => {
+    expect(codesAt(await findingsOf('multi-source.arazzo.yaml'))).toEqual([
+      'AMBIGUOUS_OPERATION_ID@/workflows/0/steps/1/operationId',
+      'OPERATION_NOT_FOUND@/workflows/0/steps/6/operationId',
+    ]);
+  });
+
+  it('loads each source once and asks for it by the url as written', async () => {
+    const asked: string[] = [];
+    const doc = await loadFixture('multi-source.arazzo.yaml');
+    await validateDocument(doc, {
+      loadOperations: async (url) => {
+        asked.push(url);
+        return undefined;
+      },
+    });
+    expect(asked.sort()).toEqual(['./no-such-description.yaml', './pets.openapi.yaml', './store.openapi.yaml', 'https://example.invalid/openapi.yaml']);
+  });
+
+  it('skips operation checks when no loader is given', async () => {
+    expect(await validateDocument(await loadFixture('operations.arazzo.yaml'))).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_SOURCE' }),
+    ]);
+  });
+});
+
+describe('validateDocument: ordering', () => {
+  it('sorts findings by line and column', async () => {
+    const findings = await findingsOf('expressions.arazzo.yaml');
+    const keys = findings.map((f) => (f.line ?? 0) * 1000 + (f.col ?? 0));
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+    expect(severityOf(findings, 'FORWARD_STEP_REFERENCE')).toEqual(['warning']);
+  });
+});
