@@ -35,7 +35,7 @@ export function parseDocumentText(text: string, file: string, absolutePath: stri
   }
   if (!isMap(doc.contents)) {
     const what = doc.contents === null ? 'empty' : isSeq(doc.contents) ? 'a list' : 'a single value';
-    fail('NOT_AN_OBJECT', `the document is ${what}; an Arazzo document is a mapping with arazzo, info, sourceDescriptions and workflows`, doc.contents ? lines.linePos(doc.contents.range?.[0] ?? 0) : undefined, '');
+    fail('NOT_AN_OBJECT', `the document is ${what}; an Arazzo document is a mapping with arazzo, info, sourceDescriptions and workflows`, doc.contents ? lines.linePos(doc.contents.range?.[0] ?? 0) : undefined, 'Check that this is the right file: an Arazzo document starts with `arazzo: 1.0.1`.');
   }
 
   const maxAliasCount = options.maxAliasCount ?? 100;

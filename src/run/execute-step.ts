@@ -54,7 +54,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     }
 
     if (deps.dryRun) {
-      deps.reporter.dryRun(program.stepId, request);
+      deps.reporter.dryRun(program.stepId, { ...request, url: readableUnresolved(request.url) });
       return { statusCode: 0, ok: false, dryRun: true, outputs: {}, data: { request: requestData } };
     }
 
@@ -148,4 +148,18 @@ export function retryAfterSeconds(header: string | string[] | undefined, now = D
   if (/^\s*\d+\s*$/.test(value)) return Number(value);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * In dry-run, expressions that cannot resolve yet (earlier steps' outputs) are kept as written and
+ * end up percent-encoded in the URL; show them as `{$steps.a.outputs.b}` instead of `%24steps…`.
+ */
+function readableUnresolved(url: string): string {
+  return url.replace(/%24[A-Za-z][^/?&#=]*/g, (encoded) => {
+    try {
+      return `{${decodeURIComponent(encoded)}}`;
+    } catch {
+      return encoded;
+    }
+  });
 }

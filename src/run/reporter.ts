@@ -21,7 +21,7 @@ export function createReporter(stderr: Writable, style: Style, opts: { quiet?: b
   return {
     warn: (message) => write(`${style.yellow('warning:')} ${message}`),
     info: (message) => progress(message),
-    dryRun: (stepId, request) => write(`${style.cyan('dry-run')} ${formatDryRun(stepId, request)}`),
+    dryRun: (stepId, request) => write(formatDryRun(stepId, request)),
     stepDone(stepId, request, response, ok, reason) {
       const shown = redactRequest(request);
       const mark = ok ? style.green('✓') : style.red('✗');
