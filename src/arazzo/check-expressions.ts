@@ -7,6 +7,7 @@ import {
   parseCondition,
   parseExpression,
   TemplateCycleError,
+  type Condition,
   type Expression,
   type Template,
   type TemplateWarning,
@@ -56,12 +57,15 @@ export function checkTemplate(value: unknown, pointer: string, scope: Expression
 
 /** Checks a `simple` condition: a parse failure is an error naming the parser's message. */
 export function checkCondition(condition: string, pointer: string, scope: ExpressionScope, report: Report): void {
+  let parsed: Condition;
   try {
-    for (const expr of expressionsIn(parseCondition(condition))) checkReferences(expr, pointer, scope, report);
+    parsed = parseCondition(condition);
   } catch (error) {
     if (!(error instanceof ConditionSyntaxError)) throw error;
     report.error('CONDITION_SYNTAX', pointer, `condition "${condition}" does not parse: ${error.message}`);
+    return;
   }
+  for (const expr of expressionsIn(parsed)) checkReferences(expr, pointer, scope, report);
 }
 
 function expressionsWithPointers(template: Template): Array<[Expression, string]> {

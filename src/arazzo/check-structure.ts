@@ -1,7 +1,7 @@
 /** Structural checks on the raw value: version, required fields, JSON types, unknown fields. */
 import type { Report } from './finding.js';
 import { childPointer, isObject, type RawObject } from './read-fields.js';
-import { REFERENCE_FIELDS, SHAPES, type FieldType, type ShapeName } from './structure-schema.js';
+import { REFERENCE_FIELDS, SHAPES, type Descend, type FieldType, type ShapeName } from './structure-schema.js';
 import { didYouMean } from './suggest.js';
 
 const SUPPORTED_VERSION = /^1\.0\.\d+$/;
@@ -62,7 +62,7 @@ function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report
   if (shapeName === 'workflow' || shapeName === 'document') checkNotEmpty(o, pointer, report);
 }
 
-function checkChildren(value: unknown, pointer: string, name: string, descend: NonNullable<(typeof SHAPES)[ShapeName]['children']>[string], report: Report): void {
+function checkChildren(value: unknown, pointer: string, name: string, descend: Descend, report: Report): void {
   if ('object' in descend) {
     checkObject(value as RawObject, pointer, descend.object, report);
     return;

@@ -65,10 +65,12 @@ export class Report {
 
   constructor(private readonly locate: (pointer: string) => Position | undefined) {}
 
+  /** Adds a finding that makes the document invalid (exit 10). */
   error(code: FindingCode, pointer: string, message: string): void {
     this.add('error', code, pointer, message);
   }
 
+  /** Adds a finding about something the runner skips or fails on only when reached. */
   warning(code: FindingCode, pointer: string, message: string): void {
     this.add('warning', code, pointer, message);
   }

@@ -1,0 +1,88 @@
+/**
+ * Makes sure dist/ holds a build of the current sources before an end-to-end test spawns the real
+ * binary. Builds at most once per process, and a lock directory keeps parallel jest workers from
+ * running two compilers at once (the second waits, then finds dist up to date).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (where package.json is). */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The compiled entry point that bin/tool.js loads. */
+export const BUILT_BIN = join(REPO_ROOT, 'dist', 'src', 'bin.js');
+
+const SOURCE_DIRS = ['src', 'machines'];
+const LOCK_STALE_MS = 5 * 60_000;
+
+let building: Promise<void> | undefined;
+
+/** Builds dist/ when it is missing or older than any source file; resolves when it is fresh. Throws when the compiler emits nothing. */
+export function ensureBuilt(): Promise<void> {
+  building ??= buildIfStale();
+  return building;
+}
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMtime(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function isFresh(): boolean {
+  if (!existsSync(BUILT_BIN)) return false;
+  const sources = Math.max(...SOURCE_DIRS.map((dir) => newestSourceMtime(join(REPO_ROOT, dir))));
+  return statSync(BUILT_BIN).mtimeMs >= sources;
+}
+
+async function buildIfStale(): Promise<void> {
+  if (isFresh()) return;
+  const lock = join(tmpdir(), `tool-e2e-build-${createHash('sha1').update(REPO_ROOT).digest('hex').slice(0, 12)}.lock`);
+  await acquire(lock);
+  try {
+    // Another worker may have built while this one waited for the lock.
+    if (!isFresh()) await compile();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  if (!existsSync(BUILT_BIN)) throw new Error(`the build did not produce ${BUILT_BIN}`);
+}
+
+async function acquire(lock: string): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock left behind by a killed worker would otherwise block every later run.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+function compile(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      // tsc still emits on type errors (elsewhere in the tree, mid-edit by someone else): the
+      // tests judge the emitted program, so report the errors without refusing to run.
+      if (code !== 0) process.stderr.write(`e2e build: tsc exited ${code}:\n${output.split('\n').slice(0, 10).join('\n')}\n`);
+      resolve();
+    });
+  });
+}
