@@ -4,7 +4,8 @@ import { authHookFor } from '../auth/auth-hook-for.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import type { ApiLookup, RegisteredApi } from '../run/bind-sources.js';
 import { apiRegistry } from './api-registry.js';
-import { configPaths } from './paths.js';
+import { ConfigError } from './errors.js';
+import { configPaths, type ConfigPaths } from './paths.js';
 
 /**
  * Every registered API with its auth hook (an empty lookup when apis.json does not exist).
@@ -12,7 +13,14 @@ import { configPaths } from './paths.js';
  * request needs them.
  */
 export async function loadApiLookup(deps: { env: Record<string, string | undefined>; pipeline: Pipeline; now?: () => number }): Promise<ApiLookup> {
-  const paths = configPaths(deps.env);
+  let paths: ConfigPaths;
+  try {
+    paths = configPaths(deps.env);
+  } catch (error) {
+    // No HOME and no XDG_CONFIG_HOME: there can be no registry, so every source is synthetic.
+    if (error instanceof ConfigError && error.code === 'CONFIG_HOME_MISSING') return { get: () => undefined };
+    throw error;
+  }
   const registry = await apiRegistry(paths).read();
   const apis = new Map<string, RegisteredApi>();
   for (const [name, entry] of registry) {

@@ -129,8 +129,8 @@ function resolveReference(doc: ArazzoDocument, entry: ActionOrReference, side: S
 
 /** Why a criterion of an action cannot be dispatched in v1, or undefined when it can. */
 function unsupportedCriterion(criterion: Criterion): string | undefined {
-  if (criterion.context !== undefined && criterion.context !== '') return `a criterion with a context ("${criterion.context}") is not supported in v1`;
   if (criterion.type !== 'simple') return `criteria of type ${criterion.type} are not supported in v1`;
+  if (criterion.context !== undefined && criterion.context !== '') return `a criterion with a context ("${criterion.context}") is not supported in v1`;
   return undefined;
 }
 

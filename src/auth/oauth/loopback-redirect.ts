@@ -1,0 +1,96 @@
+/** The loopback redirect listener of a native-app authorization code login (RFC 8252 §7.3). */
+
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EXIT } from '../../cli/errors.js';
+import { AuthError, OAuthError } from '../errors.js';
+
+export interface LoopbackRedirect {
+  /** `http://127.0.0.1:<port>/callback`: the port is chosen by the OS. */
+  redirectUri: string;
+  /** The authorization code, once the browser comes back with the right `state`. */
+  code: Promise<string>;
+  /** Stops listening (idempotent). */
+  close(): Promise<void>;
+}
+
+export interface RedirectOptions {
+  /** The `state` sent in the authorization request; any other value is refused. */
+  state: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const PATH = '/callback';
+
+/**
+ * Listens on 127.0.0.1 (never all interfaces) until the redirect arrives. `code` rejects with
+ * AuthError for a wrong state (STATE_MISMATCH), a denied login, a timeout or an abort.
+ */
+export async function listenForRedirect(options: RedirectOptions): Promise<LoopbackRedirect> {
+  let settle: { resolve(code: string): void; reject(error: unknown): void } | undefined;
+  const code = new Promise<string>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method !== 'GET' || url.pathname !== PATH) return page(res, 404, 'Not found.');
+    const params = url.searchParams;
+    if (params.get('state') !== options.state) {
+      page(res, 400, 'This login link does not belong to the running login. Return to the terminal.');
+      return finish(new AuthError('STATE_MISMATCH', 'the redirect carried the wrong state value, so the login was refused (possible cross-site request forgery)', EXIT.RUN_FAILED, 'Run tool auth login again.'));
+    }
+    const error = params.get('error');
+    if (error !== null) {
+      page(res, 400, 'Login was not completed. Return to the terminal.');
+      const description = params.get('error_description');
+      return finish(new OAuthError(printable(error), `the authorization server answered ${printable(error)}${description ? `: ${printable(description)}` : ''}`));
+    }
+    const received = params.get('code');
+    if (received === null || received === '') return page(res, 400, 'The redirect has no authorization code.');
+    page(res, 200, 'Logged in. You can close this tab and return to the terminal.');
+    finish(received);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const timer = setTimeout(() => {
+    finish(new AuthError('LOGIN_TIMEOUT', `no browser came back to http://127.0.0.1:${port}${PATH} within ${Math.round(options.timeoutMs / 1000)} s`, EXIT.RUN_FAILED, 'Run tool auth login again and complete the login in the browser.'));
+  }, options.timeoutMs);
+  const onAbort = (): void => finish(new AuthError('LOGIN_ABORTED', 'login interrupted', EXIT.INTERRUPTED));
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closed;
+  };
+  function finish(outcome: string | Error): void {
+    if (settle === undefined) return;
+    const { resolve, reject } = settle;
+    settle = undefined;
+    if (typeof outcome === 'string') resolve(outcome);
+    else reject(outcome);
+    void close();
+  }
+  if (options.signal?.aborted) onAbort();
+  return { redirectUri: `http://127.0.0.1:${port}${PATH}`, code, close };
+}
+
+function page(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  res.end(`<!doctype html><meta charset="utf-8"><title>tool</title><p>${text}</p>\n`);
+}
+
+// The query string comes from whoever opened the URL: keep terminal escapes out of the message.
+function printable(text: string): string {
+  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}

@@ -1,0 +1,49 @@
+/** Assertions every end-to-end run shares: stdout is exactly one record, stderr has no stack trace. */
+import { expect } from '@jest/globals';
+import type { ToolResult } from './run-tool.js';
+
+export interface StepRecord {
+  stepId: string;
+  status: number;
+  dryRun: boolean;
+  outputs: Record<string, unknown>;
+  failedVia?: string;
+}
+
+export interface RunRecord {
+  workflowId: string;
+  outputs: Record<string, unknown>;
+  steps: StepRecord[];
+}
+
+/** A line of a JavaScript stack trace ("    at fn (file.js:12:5)"). */
+export const STACK_FRAME = /\n\s+at .*:\d+:\d+/;
+
+/** Parses stdout as exactly one JSON document with the record's fields and nothing else. Throws (fails the test) otherwise. */
+export function parseRecord(stdout: string): RunRecord {
+  let record: unknown;
+  try {
+    record = JSON.parse(stdout);
+  } catch (error) {
+    throw new Error(`stdout is not exactly one JSON document (${(error as Error).message}):\n${stdout}`);
+  }
+  expect(Object.keys(record as object)).toEqual(['workflowId', 'outputs', 'steps']);
+  return record as RunRecord;
+}
+
+/** Checks the invariants of a run that started (record on stdout, no stack trace) and returns the record. */
+export function recordOf(result: ToolResult): RunRecord {
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+  return parseRecord(result.stdout);
+}
+
+/** Checks a run that never started: nothing on stdout, no stack trace, the given exit code. */
+export function expectNoRun(result: ToolResult, code: number): void {
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code, stdout: '' });
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+}
+
+/** `stepId:status[:failedVia]` for each step record: compact enough to compare whole runs. */
+export function trail(record: RunRecord): string[] {
+  return record.steps.map((s) => [s.stepId, s.status, s.failedVia].filter((x) => x !== undefined).join(':'));
+}
