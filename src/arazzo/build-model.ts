@@ -1,7 +1,7 @@
 /** Builds the typed model from the raw YAML value, keeping each object's JSON pointer. */
 import { buildAction, buildChain, buildCriterion, buildInlineParameter, buildList, buildParameter, buildRequestBody } from './build-parts.js';
 import type { Action, ArazzoDocument, Components, Info, SourceDescription, Step, Workflow } from './model.js';
-import { childPointer, extraOf, isObject, objectField, stringField, stringList, stringMap, type RawObject } from './read-fields.js';
+import { childPointer, extraOf, isObject, objectField, setOwn, stringField, stringList, stringMap, type RawObject } from './read-fields.js';
 
 const DOCUMENT_FIELDS = ['arazzo', 'info', 'sourceDescriptions', 'workflows', 'components'] as const;
 const INFO_FIELDS = ['title', 'summary', 'description', 'version'] as const;
@@ -52,8 +52,14 @@ function buildSource(o: RawObject, pointer: string): SourceDescription {
 function buildNamed<T>(o: RawObject, key: string, pointer: string, build: (item: RawObject, pointer: string) => T): Record<string, T> {
   const out: Record<string, T> = {};
   for (const [name, value] of Object.entries(objectField(o, key) ?? {})) {
-    if (isObject(value)) out[name] = build(value, childPointer(childPointer(pointer, key), name));
+    if (isObject(value)) setOwn(out, name, build(value, childPointer(childPointer(pointer, key), name)));
   }
+  return out;
+}
+
+function copyOwn(o: RawObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(o)) setOwn(out, key, value);
   return out;
 }
 
@@ -61,7 +67,7 @@ function buildComponents(o: RawObject, pointer: string): Components {
   return {
     pointer,
     extra: extraOf(o, COMPONENT_FIELDS),
-    inputs: { ...(objectField(o, 'inputs') ?? {}) },
+    inputs: copyOwn(objectField(o, 'inputs') ?? {}),
     parameters: buildNamed(o, 'parameters', pointer, buildInlineParameter),
     successActions: buildNamed<Action>(o, 'successActions', pointer, buildAction),
     failureActions: buildNamed<Action>(o, 'failureActions', pointer, buildAction),

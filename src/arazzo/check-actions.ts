@@ -90,7 +90,7 @@ function checkActionReference(ref: Reference, side: ChainSide, scope: Expression
     return;
   }
   const components = scope.doc.components?.[section] ?? {};
-  const target = components[name];
+  const target = Object.hasOwn(components, name) ? components[name] : undefined;
   if (target === undefined) {
     report.error('UNKNOWN_COMPONENT', at, `reference "${ref.reference}": components.${section} has no "${name}"${didYouMean(name, Object.keys(components))}`);
     return;

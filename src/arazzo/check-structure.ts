@@ -45,7 +45,7 @@ function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report
   }
   for (const [name, value] of Object.entries(o)) {
     const at = childPointer(pointer, name);
-    const type = fields[name];
+    const type = Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (type === undefined) {
       if (!name.startsWith('x-')) {
         report.warning('UNKNOWN_FIELD', at, `unknown field "${name}" is ignored${didYouMean(name, Object.keys(fields))}`);

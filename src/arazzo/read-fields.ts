@@ -37,11 +37,16 @@ export function objectField(o: RawObject, key: string): RawObject | undefined {
   return isObject(value) ? value : undefined;
 }
 
+/** Sets `key` as an own property, so a YAML key such as `__proto__` stays data instead of changing the prototype. */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The string-valued entries of the mapping at `o[key]` (others are left to validation). */
 export function stringMap(o: RawObject, key: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(objectField(o, key) ?? {})) {
-    if (typeof value === 'string') out[name] = value;
+    if (typeof value === 'string') setOwn(out, name, value);
   }
   return out;
 }
@@ -55,7 +60,7 @@ export function stringList(o: RawObject, key: string): string[] {
 export function extraOf(o: RawObject, known: readonly string[]): Extra {
   const extra: Extra = {};
   for (const [key, value] of Object.entries(o)) {
-    if (!known.includes(key)) extra[key] = value;
+    if (!known.includes(key)) setOwn(extra, key, value);
   }
   return extra;
 }

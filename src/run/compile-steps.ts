@@ -67,7 +67,8 @@ export function findOperation(step: Step, sources: BoundSource[]): { operation: 
 function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, stepId: string): Parameter {
   if (!isReference(entry)) return entry;
   const match = /^\$components\.parameters\.([A-Za-z0-9_.-]+)$/.exec(entry.reference);
-  const found = match ? doc.components?.parameters[match[1]!] : undefined;
+  const parameters = doc.components?.parameters;
+  const found = match && parameters && Object.hasOwn(parameters, match[1]!) ? parameters[match[1]!] : undefined;
   if (!found) throw new StepPreparationError('BAD_PARAMETER', `step "${stepId}": parameter reference "${entry.reference}" does not name a component parameter`);
   return entry.value === undefined ? found : { ...found, value: entry.value };
 }

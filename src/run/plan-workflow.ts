@@ -100,7 +100,7 @@ export function planWorkflow(doc: ArazzoDocument, workflow: Workflow): PlannedWo
     const [onSuccess, onSuccessFrom] = chain(step.onSuccess, workflow.successActions, 'onSuccess');
     const [onFailure, onFailureFrom] = chain(step.onFailure, workflow.failureActions, 'onFailure');
     const planned: StepPlan = { stepId: step.stepId ?? '', onSuccess, onFailure, onSuccessFrom, onFailureFrom };
-    const contextual = step.successCriteria.find((c) => c.context !== undefined && c.context !== '');
+    const contextual = step.successCriteria.find((c) => c.type === 'simple' && c.context !== undefined && c.context !== '');
     if (contextual) planned.unsupported = `a success criterion has a context ("${contextual.context}"), which is not supported in v1`;
     if (step.operationId === undefined) {
       if (step.operationPath !== undefined) planned.unsupported = 'operationPath steps are not supported in v1; use operationId';
@@ -122,7 +122,8 @@ function resolveReference(doc: ArazzoDocument, entry: ActionOrReference, side: S
   if (section !== wanted) {
     throw new PlanError('BAD_REFERENCE', `reference "${entry.reference}" names a ${section.slice(0, -1)} but is used as a ${wanted.slice(0, -1)}`, entry.pointer);
   }
-  const action = doc.components?.[section][match[2]!];
+  const actions = doc.components?.[section];
+  const action = actions && Object.hasOwn(actions, match[2]!) ? actions[match[2]!] : undefined;
   if (!action) throw new PlanError('BAD_REFERENCE', `reference "${entry.reference}": components.${section} has no "${match[2]}"`, entry.pointer);
   return action;
 }

@@ -208,3 +208,18 @@ describe('validateDocument: ordering', () => {
     expect(severityOf(findings, 'FORWARD_STEP_REFERENCE')).toEqual(['warning']);
   });
 });
+
+describe('validateDocument: hostile keys', () => {
+  it('treats keys such as __proto__ and constructor as plain data', async () => {
+    const doc = await loadFixture('prototype-keys.arazzo.yaml');
+    const first = doc.model.workflows[0]?.steps[0];
+    expect(Object.keys(first?.outputs ?? {})).toEqual(['__proto__', 'toString']);
+    expect(Object.getPrototypeOf(first?.outputs)).toBe(Object.prototype);
+    expect(Object.keys(doc.model.components?.failureActions ?? {})).toEqual(['__proto__']);
+    expect(codesAt(await validateDocument(doc))).toEqual([
+      'UNKNOWN_FIELD@/info/constructor',
+      'UNKNOWN_COMPONENT@/workflows/0/steps/0/onFailure/0/reference',
+      'UNKNOWN_STEP_OUTPUT@/workflows/0/steps/1/parameters/1/value',
+    ]);
+  });
+});

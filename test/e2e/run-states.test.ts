@@ -1,0 +1,184 @@
+/**
+ * Every row of the spec's "States and transitions" table, through the real binary against a real
+ * server: exit code, run record, stderr attribution, and what the server actually received.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { useRunHarness } from './helpers/harness.js';
+import { recordOf, trail } from './helpers/record.js';
+
+const h = useRunHarness();
+
+describe('arazzo run: the States and transitions table', () => {
+  it('runs every step in order on success, evaluates outputs and emits the workflow outputs', async () => {
+    const result = await h.run('state-success-outputs.arazzo.yaml', ['--input', 'name=Rex'], {
+      'POST /items': { status: 201, body: { id: 'i-7' } },
+      'GET /items/{id}': (hit) => ({ status: 200, body: { name: 'Rex', path: hit.path }, headers: { ETag: 'W/"1"' } }),
+    });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(record).toEqual({
+      workflowId: 'createAndRead',
+      outputs: { id: 'i-7', name: 'Rex', etag: 'W/"1"' },
+      steps: [
+        { stepId: 'create', status: 201, dryRun: false, outputs: { id: 'i-7' } },
+        { stepId: 'read', status: 200, dryRun: false, outputs: { name: 'Rex', etag: 'W/"1"' } },
+      ],
+    });
+    expect(h.server.hits.map((hit) => `${hit.method} ${hit.path}`)).toEqual(['POST /items', 'GET /items/i-7']);
+    expect(JSON.parse(h.server.hits[0]!.body)).toEqual({ name: 'Rex', tags: ['e2e'], count: 2 });
+  });
+
+  it('stops with exit 1 when a step fails and no action applies, printing the partial record and naming workflow and step', async () => {
+    const result = await h.run('state-failure-no-action.arazzo.yaml', [], {
+      'GET /a': { body: { value: 5 } },
+      'GET /b': { status: 422, body: { error: 'unprocessable' } },
+      'GET /c': {},
+    });
+    expect(result.code).toBe(1);
+    const record = recordOf(result);
+    expect(record.outputs).toEqual({});
+    expect(record.steps).toEqual([
+      { stepId: 'first', status: 200, dryRun: false, outputs: { value: 5 } },
+      { stepId: 'second', status: 422, dryRun: false, outputs: {} },
+    ]);
+    expect(record.steps[1]).not.toHaveProperty('failedVia');
+    expect(result.stderr).toContain('workflow "stopsOnFailure" failed at step "second"');
+    expect(result.stderr).toContain('422');
+    expect(h.server.count('GET /c')).toBe(0);
+  });
+
+  it('stops with exit 1 on a failure-side end, marking the record on-failure-end and naming workflow and step', async () => {
+    const result = await h.run('state-failure-end.arazzo.yaml', [], { 'GET /a': {}, 'GET /b': { status: 409 }, 'GET /c': {} });
+    expect(result.code).toBe(1);
+    const record = recordOf(result);
+    expect(trail(record)).toEqual(['first:200', 'second:409:on-failure-end']);
+    expect(result.stderr).toMatch(/workflow "endsOnConflict" failed at step "second"/);
+    expect(result.stderr).toContain('giveUp');
+    expect(h.server.count('GET /c')).toBe(0);
+  });
+
+  it('re-runs a step on a failure-side retry until it succeeds, one record per run', async () => {
+    const result = await h.run('state-retry.arazzo.yaml', ['--tool-retry', '0'], {
+      'GET /a': [{ status: 409 }, { status: 409 }, { status: 200, body: { attempt: 3 } }],
+      'GET /b': {},
+    });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(trail(record)).toEqual(['flaky:409', 'flaky:409', 'flaky:200', 'after:200']);
+    expect(record.outputs).toEqual({ attempt: 3 });
+    expect(h.server.count('GET /a')).toBe(3);
+    expect(h.server.count('GET /b')).toBe(1);
+  });
+
+  it('stops with exit 1 when the retry limit is reached, attaching the last error', async () => {
+    const result = await h.run('state-retry.arazzo.yaml', ['--tool-retry', '0'], {
+      'GET /a': [{ status: 409 }, { status: 409 }, { status: 409 }, { status: 418 }],
+      'GET /b': {},
+    });
+    expect(result.code).toBe(1);
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:409', 'flaky:409', 'flaky:418']);
+    // retryLimit 3: the first run and three retries; the fourth failure is the last error.
+    expect(h.server.count('GET /a')).toBe(4);
+    expect(result.stderr).toMatch(/workflow "retriesBusy" failed at step "flaky"/);
+    expect(result.stderr).toContain('last error');
+    expect(result.stderr).toContain('418');
+    expect(h.server.count('GET /b')).toBe(0);
+  });
+
+  it('retries once by default when retryLimit is absent', async () => {
+    const result = await h.run('state-retry-default-limit.arazzo.yaml', ['--tool-retry', '0'], { 'GET /a': { status: 409 }, 'GET /b': {} });
+    expect(result.code).toBe(1);
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:409']);
+    expect(h.server.count('GET /a')).toBe(2);
+    expect(result.stderr).toContain('last error');
+  });
+
+  it('sleeps retryAfter seconds before re-running the step', async () => {
+    const result = await h.run('state-retry-after.arazzo.yaml', ['--tool-retry', '0'], { 'GET /a': [{ status: 409 }, { status: 200 }] });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:200']);
+    const [first, second] = h.server.hits;
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(600);
+    expect(second!.at - first!.at).toBeLessThan(5000);
+  });
+
+  it('goes to the named step on a failure-side goto, skipping the steps between without calling them', async () => {
+    const result = await h.run('state-failure-goto.arazzo.yaml', [], {
+      'GET /a': { status: 409 },
+      'GET /b': {},
+      'GET /c': {},
+      'GET /cleanup': { body: { cleaned: true } },
+    });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(record.steps).toEqual([
+      { stepId: 'risky', status: 409, dryRun: false, outputs: {}, failedVia: 'on-failure-goto' },
+      { stepId: 'tidy', status: 200, dryRun: false, outputs: { cleaned: true } },
+    ]);
+    expect(record.outputs).toEqual({ cleaned: true });
+    expect(h.server.count('GET /b') + h.server.count('GET /c')).toBe(0);
+  });
+
+  it('ends with exit 0 on a success-side end, emitting the outputs and calling no later step', async () => {
+    const result = await h.run('state-success-end.arazzo.yaml', [], { 'GET /a': { body: { found: true } }, 'GET /b': {} });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(record).toEqual({
+      workflowId: 'endsEarly',
+      outputs: { found: true },
+      steps: [{ stepId: 'lookup', status: 200, dryRun: false, outputs: { found: true } }],
+    });
+    expect(h.server.count('GET /b')).toBe(0);
+  });
+
+  it('carries on in order when the success-side end criteria do not hold', async () => {
+    const result = await h.run('state-success-end.arazzo.yaml', [], { 'GET /a': { body: { found: false } }, 'GET /b': {} });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result))).toEqual(['lookup:200', 'fallback:200']);
+    expect(h.server.count('GET /b')).toBe(1);
+  });
+
+  it('jumps to the named step on a success-side goto, without failedVia', async () => {
+    const result = await h.run('state-success-goto.arazzo.yaml', [], { 'GET /a': {}, 'GET /b': {}, 'GET /c': { body: { done: 'yes' } } });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(record.steps).toEqual([
+      { stepId: 'start', status: 200, dryRun: false, outputs: {} },
+      { stepId: 'finish', status: 200, dryRun: false, outputs: { done: 'yes' } },
+    ]);
+    expect(record.outputs).toEqual({ done: 'yes' });
+    expect(h.server.count('GET /b')).toBe(0);
+  });
+
+  it('stops a goto loop with StepBudgetExhausted once --tool-max-steps runs are spent', async () => {
+    const result = await h.run('state-budget-loop.arazzo.yaml', ['--tool-max-steps', '20'], { 'GET /a': {}, 'GET /b': {} });
+    expect(result.code).toBe(1);
+    const record = recordOf(result);
+    expect(record.steps).toHaveLength(20);
+    expect(record.outputs).toEqual({});
+    expect(h.server.hits).toHaveLength(20);
+    expect(h.server.count('GET /a')).toBe(10);
+    expect(result.stderr).toContain('StepBudgetExhausted');
+    expect(result.stderr).toMatch(/workflow "loopsForever" failed/);
+  });
+
+  it('prints each request on stderr in dry-run and sends nothing', async () => {
+    const result = await h.run('state-dry-run.arazzo.yaml', ['--dry-run', '--input', 'name=Rex'], { 'GET /items': {}, 'POST /items': {} });
+    expect(result.code).toBe(0);
+    expect(h.server.hits).toHaveLength(0);
+    const record = recordOf(result);
+    expect(record.steps).toEqual([
+      { stepId: 'search', status: 0, dryRun: true, outputs: {} },
+      { stepId: 'create', status: 0, dryRun: true, outputs: {} },
+    ]);
+    const lines = result.stderr.split('\n');
+    const at = lines.findIndex((line) => line.includes(`search GET ${h.server.url}/items?q=Rex`));
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(JSON.parse(lines[at + 1]!)).toMatchObject({ 'X-Trace': 'trace-1' });
+    expect(JSON.parse(lines[at + 2]!)).toBeNull();
+    const post = lines.findIndex((line) => line.includes(`create POST ${h.server.url}/items`));
+    expect(post).toBeGreaterThan(at);
+    expect(JSON.parse(lines[post + 1]!)).toMatchObject({ 'content-type': expect.stringContaining('application/json') });
+    expect(JSON.parse(lines[post + 2]!)).toEqual({ name: 'Rex', count: 2 });
+  });
+});
