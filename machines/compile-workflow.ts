@@ -67,10 +67,19 @@ function workflowSetup(judge: Judge) {
           outputs: ok ? (last?.outputs ?? {}) : {},
         };
         if (params.failedVia) record.failedVia = params.failedVia;
-        return {
-          records: [...context.records, record],
-          steps: { ...context.steps, [params.stepId]: { ...(last?.data as object | undefined), outputs: record.outputs } },
-        };
+        // Appended in place: copying the list and the map on every step made a run O(n²) in its
+        // step runs (1000 steps: ~0.2 ms per step and most of the garbage). Safe because both are
+        // created fresh per actor by the context factory and nothing keeps an older snapshot to
+        // compare against; the returned references still mark them as this action's output.
+        context.records.push(record);
+        Object.defineProperty(context.steps, params.stepId, {
+          // defineProperty, not `steps[id] =`: a stepId of "__proto__" must stay an own key.
+          value: { ...(last?.data as object | undefined), outputs: record.outputs },
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+        return { records: context.records, steps: context.steps };
       }),
       scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({
         retries: context.retries + 1,

@@ -1,6 +1,7 @@
 /** The schemes whose secret is used as is: bearer token, HTTP basic, API key. */
 
 import type { ApiEntry, AuthConfig } from '../config/api-entry.js';
+import { describeAuth } from './describe-auth.js';
 import { once, resolveSecret, type SecretDeps } from './resolve-secret.js';
 import type { Scheme } from './scheme.js';
 
@@ -12,7 +13,7 @@ export function staticScheme(api: ApiEntry, auth: StaticAuth, deps: SecretDeps):
   switch (auth.type) {
     case 'bearer':
       return {
-        description: 'bearer token',
+        description: describeAuth(auth),
         secretNames: ['authorization'],
         refreshOn401: false,
         async apply(req) {
@@ -21,7 +22,7 @@ export function staticScheme(api: ApiEntry, auth: StaticAuth, deps: SecretDeps):
       };
     case 'basic':
       return {
-        description: `basic (user ${auth.username})`,
+        description: describeAuth(auth),
         secretNames: ['authorization'],
         refreshOn401: false,
         async apply(req) {
@@ -35,7 +36,7 @@ export function staticScheme(api: ApiEntry, auth: StaticAuth, deps: SecretDeps):
 
 function apiKeyScheme(auth: Extract<AuthConfig, { type: 'api-key' }>, secret: () => Promise<string>): Scheme {
   const name = auth.keyName;
-  const base = { description: `api key in ${auth.in} ${name}`, refreshOn401: false };
+  const base = { description: describeAuth(auth), refreshOn401: false };
   if (auth.in === 'header') {
     return {
       ...base,

@@ -1,10 +1,28 @@
+import { ApiAddCommand } from './api-add-command.js';
+import { ApiListCommand } from './api-list-command.js';
+import { ApiRemoveCommand } from './api-remove-command.js';
+import { ApiShowCommand } from './api-show-command.js';
+import { AuthLoginCommand } from './auth-login-command.js';
+import { AuthLogoutCommand } from './auth-logout-command.js';
+import { AuthStatusCommand } from './auth-status-command.js';
 import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
+import { GraphCommand } from './graph-command.js';
 
 /** Every command class of the CLI except the builtins. Command files stay light: heavy modules load inside execute(). */
 export const commandClasses = [
   groupHelpCommand('arazzo', 'validate and run Arazzo 1.0.1 workflows'),
   ValidateCommand,
   RunCommand,
+  GraphCommand,
+  groupHelpCommand('api', 'register the APIs that tool talks to'),
+  ApiAddCommand,
+  ApiListCommand,
+  ApiShowCommand,
+  ApiRemoveCommand,
+  groupHelpCommand('auth', 'log in to registered APIs and manage their credentials'),
+  AuthLoginCommand,
+  AuthLogoutCommand,
+  AuthStatusCommand,
 ];

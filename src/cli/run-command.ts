@@ -21,6 +21,8 @@ export class RunCommand extends ToolCommand {
       ['Run the only workflow of a document', '$0 arazzo run flow.arazzo.yaml'],
       ['Pick a workflow and give inputs', '$0 arazzo run flow.arazzo.yaml --workflow buyPet --input petId=42 --input qty=2'],
       ['Show each request without sending anything', '$0 arazzo run flow.arazzo.yaml --dry-run'],
+      ['Record every state change of the run', '$0 arazzo run flow.arazzo.yaml --trace run.ndjson'],
+      ['Watch the run in a browser (served on 127.0.0.1 only)', '$0 arazzo run flow.arazzo.yaml --inspect'],
     ],
   });
 
@@ -49,6 +51,12 @@ export class RunCommand extends ToolCommand {
 
   timeout = Option.String('--tool-timeout', '30', { description: 'Per-request timeout in seconds (default 30)' });
 
+  trace = Option.String('--trace', { description: 'Write one JSON line per state change, action and request to this file (see docs/state-machine.md)' });
+
+  inspect = Option.Boolean('--inspect', false, { description: 'Serve a live view of the run on 127.0.0.1 and keep it up until Ctrl-C' });
+
+  inspectPort = Option.String('--inspect-port', { description: 'Port of the --inspect server, which it implies (default: any free port)' });
+
   async execute(): Promise<number> {
     const options = {
       file: this.file,
@@ -62,6 +70,9 @@ export class RunCommand extends ToolCommand {
       retry: parseCount('--tool-retry', this.retry, 0, 20),
       retryUnsafe: this.retryUnsafe,
       timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
+      trace: this.trace,
+      inspect: this.inspect || this.inspectPort !== undefined,
+      inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return runWorkflowFile(options, this.context);

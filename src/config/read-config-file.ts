@@ -69,7 +69,8 @@ async function versionError(spec: ConfigFile<unknown>, text: string, version: un
 
 // Positions are only needed for an error, so the YAML parser (which keeps them) loads only then.
 async function positionOf(text: string, pointer: string): Promise<{ line: number; col: number }> {
-  const [{ LineCounter, parseDocument }, { buildSourceMap, locateIn }] = await Promise.all([import('yaml'), import('../arazzo/source-map.js')]);
+  const { LineCounter, parseDocument } = await import('yaml');
+  const { buildSourceMap, locateIn } = await import('../arazzo/source-map.js');
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
   return locateIn(buildSourceMap(document.contents, lines), pointer) ?? { line: 1, col: 1 };

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
 import type { RunStepInput, StepOutcome, WorkflowContext } from '../../machines/types.js';
 import { formatFinding, loadDocument, validateDocument, type Finding } from '../arazzo/index.js';
@@ -16,6 +16,8 @@ import { compileOutputs } from './output-values.js';
 import { planWorkflow } from './plan-workflow.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { formatRecord, type RunRecord } from './run-record.js';
+import { createTracer, openTraceFile, type Tracer } from './trace.js';
+import type { LiveInspector } from './inspect.js';
 
 export interface RunOptions {
   file: string;
@@ -29,6 +31,11 @@ export interface RunOptions {
   retry: number;
   retryUnsafe: boolean;
   timeoutMs: number;
+  /** --trace: path of the NDJSON trace to write. */
+  trace?: string;
+  /** --inspect: serve a live view of the run on 127.0.0.1 (port 0 = any free one). */
+  inspect?: boolean;
+  inspectPort?: number;
 }
 
 export interface RunIO {
@@ -54,6 +61,9 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet });
   const doc = await loadDocument(opts.file, { cwd: io.cwd });
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
+  let tracer: Tracer | undefined;
+  let live: LiveInspector | undefined;
+  let holdLiveView = false;
   try {
     const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath);
     const findings = await validateDocument(doc, {
@@ -78,16 +88,25 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, templateWarnings);
     for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
 
-    const executor = createStepExecutor({ programs, pipeline, dryRun: opts.dryRun, reporter });
+    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), planned.plan, { maxSteps: opts.maxSteps, path: opts.trace });
+    if (opts.inspect) {
+      live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: planned.plan.workflowId });
+      live.announce(io.stderr);
+    }
+    const observers = [tracer?.inspect, live?.inspect].filter((f) => f !== undefined);
+    const inspect = observers.length > 0 ? (event: InspectionEvent) => observers.forEach((observe) => observe(event)) : undefined;
+    const executor = createStepExecutor({ programs, pipeline, dryRun: opts.dryRun, reporter: tracer ? tracer.reporter(reporter) : reporter });
     const machine = compileWorkflow(planned.plan, createJudge(planned.criteria, outputs)).provide({
       actors: {
         runStep: fromPromise<StepOutcome, RunStepInput>(({ input, signal }) => executor(input, signal)),
       },
     });
-    const { context, interrupted } = await runMachine(machine, { inputs: opts.inputs, maxSteps: opts.maxSteps }, io.signal, reporter);
+    const { context, interrupted } = await runMachine(machine, { inputs: opts.inputs, maxSteps: opts.maxSteps }, io.signal, reporter, inspect);
+    await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;
     const record: RunRecord = { workflowId: planned.plan.workflowId, outputs: failed ? {} : context.outputs, steps: context.records };
     io.stdout.write(await formatRecord(record, opts.output));
+    holdLiveView = live !== undefined;
     if (interrupted) {
       reporter.warn(`interrupted: workflow "${planned.plan.workflowId}" stopped after ${context.records.length} step runs; nothing more was sent`);
       return EXIT.INTERRUPTED;
@@ -99,6 +118,10 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     return EXIT.OK;
   } finally {
     pipeline.close();
+    await tracer?.finish(undefined, false).catch(() => undefined);
+    // The live view outlives a finished run (it is usually over before a browser connects) until Ctrl-C.
+    if (holdLiveView) await live?.holdUntil(io.signal, io.stderr);
+    await live?.close();
   }
 }
 
@@ -110,8 +133,9 @@ function runMachine(
   input: { inputs: Record<string, unknown>; maxSteps: number },
   signal: AbortSignal,
   reporter: Reporter,
+  inspect?: (event: InspectionEvent) => void,
 ): Promise<{ context: WorkflowContext; interrupted: boolean }> {
-  const actor = createActor(machine, { input });
+  const actor = createActor(machine, inspect ? { input, inspect } : { input });
   return new Promise((resolve, reject) => {
     let inBackoff = false;
     const finish = (interrupted: boolean) => {

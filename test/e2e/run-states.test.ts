@@ -72,17 +72,25 @@ describe('arazzo run: the States and transitions table', () => {
 
   it('stops with exit 1 when the retry limit is reached, attaching the last error', async () => {
     const result = await h.run('state-retry.arazzo.yaml', ['--tool-retry', '0'], {
-      'GET /a': [{ status: 409 }, { status: 409 }, { status: 409 }, { status: 418 }],
+      'GET /a': (_hit, n) => ({ status: 409, body: { attempt: n } }),
       'GET /b': {},
     });
     expect(result.code).toBe(1);
-    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:409', 'flaky:409', 'flaky:418']);
-    // retryLimit 3: the first run and three retries; the fourth failure is the last error.
+    // retryLimit 3: the first run and three retries.
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:409', 'flaky:409', 'flaky:409']);
     expect(h.server.count('GET /a')).toBe(4);
-    expect(result.stderr).toMatch(/workflow "retriesBusy" failed at step "flaky"/);
-    expect(result.stderr).toContain('last error');
-    expect(result.stderr).toContain('418');
+    const failure = result.stderr.split('\n').find((line) => line.startsWith('error:')) ?? '';
+    expect(failure).toMatch(/workflow "retriesBusy" failed at step "flaky"/);
+    expect(failure).toMatch(/limit of 3 retries; last error: .*409/);
     expect(h.server.count('GET /b')).toBe(0);
+  });
+
+  it('stops with the plain step failure when a retry action no longer matches, without calling it a retry limit', async () => {
+    const result = await h.run('state-retry.arazzo.yaml', ['--tool-retry', '0'], { 'GET /a': [{ status: 409 }, { status: 418 }], 'GET /b': {} });
+    expect(result.code).toBe(1);
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:418']);
+    expect(result.stderr).toMatch(/failed at step "flaky": HTTP 418/);
+    expect(result.stderr).not.toContain('last error');
   });
 
   it('retries once by default when retryLimit is absent', async () => {
@@ -100,6 +108,27 @@ describe('arazzo run: the States and transitions table', () => {
     const [first, second] = h.server.hits;
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(600);
     expect(second!.at - first!.at).toBeLessThan(5000);
+  });
+
+  it('honours a Retry-After header longer than retryAfter before a workflow retry', async () => {
+    const result = await h.run('state-retry-default-limit.arazzo.yaml', ['--tool-retry', '0'], {
+      'GET /a': [{ status: 409, headers: { 'Retry-After': '1' } }, { status: 200 }],
+      'GET /b': {},
+    });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:200', 'after:200']);
+    const [first, second] = h.server.hits;
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('fires a workflow retry on a transport error (connection reset), recording status 0 for the failed run', async () => {
+    const result = await h.run('state-retry-default-limit.arazzo.yaml', ['--tool-retry', '0'], {
+      'GET /a': [{ reset: true }, { status: 200 }],
+      'GET /b': {},
+    });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result))).toEqual(['flaky:0', 'flaky:200', 'after:200']);
+    expect(h.server.count('GET /a')).toBe(2);
   });
 
   it('goes to the named step on a failure-side goto, skipping the steps between without calling them', async () => {
@@ -162,23 +191,44 @@ describe('arazzo run: the States and transitions table', () => {
     expect(result.stderr).toMatch(/workflow "loopsForever" failed/);
   });
 
+  it('counts workflow retries against --tool-max-steps', async () => {
+    const result = await h.run('state-retry.arazzo.yaml', ['--tool-retry', '0', '--tool-max-steps', '2'], { 'GET /a': { status: 409 }, 'GET /b': {} });
+    expect(result.code).toBe(1);
+    expect(trail(recordOf(result))).toEqual(['flaky:409', 'flaky:409']);
+    expect(h.server.count('GET /a')).toBe(2);
+    expect(result.stderr).toContain('StepBudgetExhausted');
+  });
+
+  it('starts the retry counter afresh when a goto enters the step again', async () => {
+    const result = await h.run('state-retry-counter-reset.arazzo.yaml', ['--tool-retry', '0'], {
+      'GET /a': [{ status: 409 }, { body: { state: 'pending' } }, { status: 409 }, { body: { state: 'done' } }],
+    });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(trail(record)).toEqual(['poll:409', 'poll:200', 'poll:409', 'poll:200']);
+    expect(record.outputs).toEqual({ state: 'done' });
+  });
+
   it('prints each request on stderr in dry-run and sends nothing', async () => {
     const result = await h.run('state-dry-run.arazzo.yaml', ['--dry-run', '--input', 'name=Rex'], { 'GET /items': {}, 'POST /items': {} });
     expect(result.code).toBe(0);
     expect(h.server.hits).toHaveLength(0);
+    expect(result.stderr).not.toMatch(/warning.*UNKNOWN_FIELD/);
     const record = recordOf(result);
     expect(record.steps).toEqual([
       { stepId: 'search', status: 0, dryRun: true, outputs: {} },
       { stepId: 'create', status: 0, dryRun: true, outputs: {} },
     ]);
     const lines = result.stderr.split('\n');
-    const at = lines.findIndex((line) => line.includes(`search GET ${h.server.url}/items?q=Rex`));
+    const lowerKeys = (line: string) => Object.fromEntries(Object.entries(JSON.parse(line) as object).map(([k, v]) => [k.toLowerCase(), v]));
+    const lineOf = (shape: string) => lines.findIndex((line) => line === shape || line.endsWith(` ${shape}`));
+    const at = lineOf(`search GET ${h.server.url}/items?q=Rex`);
     expect(at).toBeGreaterThanOrEqual(0);
-    expect(JSON.parse(lines[at + 1]!)).toMatchObject({ 'X-Trace': 'trace-1' });
+    expect(lowerKeys(lines[at + 1]!)).toMatchObject({ 'x-trace': 'trace-1' });
     expect(JSON.parse(lines[at + 2]!)).toBeNull();
-    const post = lines.findIndex((line) => line.includes(`create POST ${h.server.url}/items`));
-    expect(post).toBeGreaterThan(at);
-    expect(JSON.parse(lines[post + 1]!)).toMatchObject({ 'content-type': expect.stringContaining('application/json') });
+    const post = lineOf(`create POST ${h.server.url}/items`);
+    expect(post).toBe(at + 3);
+    expect(lowerKeys(lines[post + 1]!)).toMatchObject({ 'content-type': expect.stringContaining('application/json') });
     expect(JSON.parse(lines[post + 2]!)).toEqual({ name: 'Rex', count: 2 });
   });
 });

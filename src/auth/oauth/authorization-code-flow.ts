@@ -3,7 +3,7 @@
 import type { Writable } from 'node:stream';
 import type { OAuth2Config } from '../../config/api-entry.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
-import { listenForRedirect } from './loopback-redirect.js';
+import { listenForRedirect, waitText } from './loopback-redirect.js';
 import { createPkcePair, createState } from './pkce.js';
 import { requestToken, type TokenGrant } from './token-grant.js';
 
@@ -47,7 +47,7 @@ export async function authorizationCodeLogin(options: AuthorizationCodeOptions):
     const opened = options.openBrowser?.(url.href) === true;
     options.stderr.write(
       `${opened ? 'A browser window was opened. If it did not appear, open' : 'Open'} this URL to log in:\n  ${url.href}\n` +
-        `Waiting for the browser to come back to ${redirect.redirectUri} (up to ${Math.round(timeoutMs / 60_000)} min)...\n`,
+        `Waiting for the browser to come back to ${redirect.redirectUri} (up to ${waitText(timeoutMs)})...\n`,
     );
     const code = await redirect.code;
     const exchange = { grant_type: 'authorization_code', code, redirect_uri: redirect.redirectUri, code_verifier: pkce.verifier };

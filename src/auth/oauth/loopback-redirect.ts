@@ -57,7 +57,7 @@ export async function listenForRedirect(options: RedirectOptions): Promise<Loopb
   });
   const { port } = server.address() as AddressInfo;
   const timer = setTimeout(() => {
-    finish(new AuthError('LOGIN_TIMEOUT', `no browser came back to http://127.0.0.1:${port}${PATH} within ${Math.round(options.timeoutMs / 1000)} s`, EXIT.RUN_FAILED, 'Run tool auth login again and complete the login in the browser.'));
+    finish(new AuthError('LOGIN_TIMEOUT', `no browser came back to http://127.0.0.1:${port}${PATH} within ${waitText(options.timeoutMs)}`, EXIT.RUN_FAILED, 'Run tool auth login again and complete the login in the browser.'));
   }, options.timeoutMs);
   const onAbort = (): void => finish(new AuthError('LOGIN_ABORTED', 'login interrupted', EXIT.INTERRUPTED));
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -93,4 +93,10 @@ function page(res: ServerResponse, status: number, text: string): void {
 function printable(text: string): string {
   const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+/** A wait in words: "5 min", "90 s", "0.2 s". */
+export function waitText(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -6,6 +6,7 @@ import { credentialStore } from '../../config/credential-store.js';
 import type { ConfigPaths } from '../../config/paths.js';
 import { tokenStore, type CachedToken } from '../../config/token-store.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
+import { describeAuth } from '../describe-auth.js';
 import { AuthError, OAuthError } from '../errors.js';
 import { resolveSecret } from '../resolve-secret.js';
 import type { Scheme } from '../scheme.js';
@@ -21,12 +22,6 @@ export interface OAuth2Deps {
   pipeline: Pipeline;
   now: () => number;
 }
-
-const DESCRIPTIONS: Record<OAuth2Config['type'], string> = {
-  'oauth2-client-credentials': 'oauth2 client credentials',
-  'oauth2-authorization-code': 'oauth2 authorization code',
-  'oauth2-device-code': 'oauth2 device code',
-};
 
 /** The scheme for an OAuth 2.0 entry. Tokens come from tokens.json (shared by every run) or the token endpoint. */
 export function oauth2Scheme(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps): Scheme {
@@ -54,7 +49,7 @@ export function oauth2Scheme(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps
   };
 
   return {
-    description: DESCRIPTIONS[auth.type],
+    description: describeAuth(auth),
     secretNames: ['authorization'],
     refreshOn401: true,
     async apply(req, ctx) {

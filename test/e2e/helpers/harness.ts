@@ -9,11 +9,20 @@ import { runTool, spawnTool, type ToolProcess, type ToolResult } from './run-too
 import { startScriptedServer, type Routes, type ScriptedServer } from './scripted-server.js';
 import { makeWorkspace, type Workspace } from './workspace.js';
 
+export interface RunOptions {
+  /** More `{{KEY}}` values for the fixture template. */
+  vars?: Record<string, string>;
+  timeoutMs?: number;
+}
+
 export interface RunHarness {
   readonly server: ScriptedServer;
   readonly ws: Workspace;
-  /** Sets the server's routes (forgetting earlier hits), writes `fixture`, runs `tool arazzo run <fixture> ...args`. */
-  run(fixture: string, args?: readonly string[], routes?: Routes, timeoutMs?: number): Promise<ToolResult>;
+  /**
+   * Sets the server's routes (forgetting earlier hits), writes `fixture` with `{{BASE_URL}}` and
+   * `opts.vars` filled in, and runs `tool arazzo run <fixture> ...args`.
+   */
+  run(fixture: string, args?: readonly string[], routes?: Routes, opts?: RunOptions): Promise<ToolResult>;
   /** Like run() but returns the live process. */
   start(fixture: string, args?: readonly string[], routes?: Routes): ToolProcess;
   /** Runs the binary with arbitrary arguments in the workspace. */
@@ -29,10 +38,10 @@ export function useRunHarness(): RunHarness {
     if (!server || !ws) throw new Error('the harness is used before beforeAll ran');
     return { server, ws };
   };
-  const prepare = (fixture: string, routes: Routes | undefined) => {
+  const prepare = (fixture: string, routes: Routes | undefined, vars: Record<string, string> = {}) => {
     const { server: s, ws: w } = need();
     if (routes) s.setRoutes(routes);
-    return w.fixture(fixture, { BASE_URL: s.url });
+    return w.fixture(fixture, { BASE_URL: s.url, ...vars });
   };
 
   beforeAll(async () => {
@@ -55,9 +64,9 @@ export function useRunHarness(): RunHarness {
     get ws() {
       return need().ws;
     },
-    run(fixture, args = [], routes, timeoutMs) {
-      const file = prepare(fixture, routes);
-      return runTool(['arazzo', 'run', file, ...args], { cwd: need().ws.dir, timeoutMs });
+    run(fixture, args = [], routes, opts = {}) {
+      const file = prepare(fixture, routes, opts.vars);
+      return runTool(['arazzo', 'run', file, ...args], { cwd: need().ws.dir, timeoutMs: opts.timeoutMs });
     },
     start(fixture, args = [], routes) {
       const file = prepare(fixture, routes);

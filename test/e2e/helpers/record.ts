@@ -18,6 +18,8 @@ export interface RunRecord {
 
 /** A line of a JavaScript stack trace ("    at fn (file.js:12:5)"). */
 export const STACK_FRAME = /\n\s+at .*:\d+:\d+/;
+/** What runCli prints for an error it did not expect: never right for a user's mistake or a server's answer. */
+export const INTERNAL_ERROR = /internal error|This is a bug in tool/;
 
 /** Parses stdout as exactly one JSON document with the record's fields and nothing else. Throws (fails the test) otherwise. */
 export function parseRecord(stdout: string): RunRecord {
@@ -34,6 +36,7 @@ export function parseRecord(stdout: string): RunRecord {
 /** Checks the invariants of a run that started (record on stdout, no stack trace) and returns the record. */
 export function recordOf(result: ToolResult): RunRecord {
   expect(result.stderr).not.toMatch(STACK_FRAME);
+  expect(result.stderr).not.toMatch(INTERNAL_ERROR);
   return parseRecord(result.stdout);
 }
 
@@ -41,6 +44,7 @@ export function recordOf(result: ToolResult): RunRecord {
 export function expectNoRun(result: ToolResult, code: number): void {
   expect({ code: result.code, stdout: result.stdout }).toEqual({ code, stdout: '' });
   expect(result.stderr).not.toMatch(STACK_FRAME);
+  expect(result.stderr).not.toMatch(INTERNAL_ERROR);
 }
 
 /** `stepId:status[:failedVia]` for each step record: compact enough to compare whole runs. */

@@ -1,0 +1,121 @@
+/** Turns raw samples into the reported numbers and checks them against the issue's targets. */
+import { median } from './measure.js';
+
+const MIB = 1024;
+
+/** The targets of issue 6: limits in ms or MiB, all "at most". */
+export const TARGETS = {
+  perStepOverheadMs: 0.1,
+  runFixedCostMs: 150,
+  versionOverNodeMs: 60,
+  peakRssMiB: 100,
+};
+
+/** Step records a scenario's successful run must have. */
+function expectedSteps(scenario) {
+  return scenario.kind === 'retry' ? 2 * scenario.size : scenario.size;
+}
+
+/** Checks one CLI run (exit 0, a run record with the expected step count) and returns the parsed record. Throws otherwise. */
+export function checkRun(scenario, cli) {
+  const excerpt = () => cli.stderr.split('\n').slice(0, 5).join('\n');
+  if (cli.code !== 0) throw new Error(`tool arazzo run ${scenario.name} exited ${cli.code}:\n${excerpt()}`);
+  const record = JSON.parse(cli.stdout);
+  if (!Array.isArray(record.steps) || record.steps.length !== expectedSteps(scenario)) {
+    throw new Error(`${scenario.name}: expected ${expectedSteps(scenario)} step records, got ${record.steps?.length}`);
+  }
+  return record;
+}
+
+const round = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+
+/** Medians per cold-start command and per scenario, the derived overheads, and the target verdicts. */
+export function summarise(planned, samples) {
+  const coldMedian = (name) => median(samples.cold[name].map((s) => s.wallMs));
+  const nodeMs = coldMedian('node -e 0');
+  const cold = Object.keys(samples.cold).map((name) => ({
+    command: name,
+    medianMs: round(coldMedian(name)),
+    overNodeMs: round(coldMedian(name) - nodeMs),
+    peakRssMiB: round(median(samples.cold[name].map((s) => s.rssKiB)) / MIB),
+  }));
+  const oneStepMs = median(samples.cli['linear-1'].map((s) => s.wallMs));
+  const scenarios = planned.map((s) => {
+    const cli = samples.cli[s.name];
+    const raw = samples.raw[s.name];
+    const steps = cli[0].records;
+    const requests = raw[0].requests;
+    const cliWallMs = median(cli.map((c) => c.wallMs));
+    const rawMs = median(raw.map((r) => r.totalMs));
+    // Marginal cost of one more step/request: the first one (connection, got's first use) excluded on both sides.
+    const cliPerStepMs = steps > 1 ? (cliWallMs - oneStepMs) / (steps - 1) : null;
+    const rawPerRequestMs = requests > 1 ? median(raw.map((r) => (r.totalMs - r.firstMs) / (r.requests - 1))) : null;
+    return {
+      name: s.name,
+      steps,
+      requests,
+      cliWallMs: round(cliWallMs),
+      stepsPerSec: round(steps / (cliWallMs / 1000), 0),
+      rawMs: round(rawMs),
+      rawRequestsPerSec: round(requests / (rawMs / 1000), 0),
+      cliPerStepMs: round(cliPerStepMs, 3),
+      rawPerRequestMs: round(rawPerRequestMs, 3),
+      overheadPerStepMs: cliPerStepMs === null ? null : round(cliPerStepMs - rawPerRequestMs, 3),
+      recordBytes: median(cli.map((c) => c.bytes)),
+      peakRssMiB: round(median(cli.map((c) => c.rssKiB)) / MIB),
+      maxPeakRssMiB: round(Math.max(...cli.map((c) => c.rssKiB)) / MIB),
+      cliWallSamplesMs: cli.map((c) => round(c.wallMs)),
+      rawSamplesMs: raw.map((r) => round(r.totalMs)),
+    };
+  });
+  const find = (name) => scenarios.find((s) => s.name === name);
+  const coldOver = (name) => cold.find((c) => c.command === name)?.overNodeMs;
+  const linear1000 = find('linear-1000');
+  const targets = [
+    target('per-step overhead over raw got (linear-1000)', linear1000?.overheadPerStepMs, TARGETS.perStepOverheadMs, 'ms'),
+    target('fixed cost of `tool arazzo run` (1 step) over node -e 0', round(oneStepMs - nodeMs), TARGETS.runFixedCostMs, 'ms'),
+    target('`tool --version` over node -e 0', coldOver('tool --version'), TARGETS.versionOverNodeMs, 'ms'),
+    target('peak RSS (linear-1000, median)', linear1000?.peakRssMiB, TARGETS.peakRssMiB, 'MiB'),
+  ];
+  return { nodeMs: round(nodeMs), runFixedCostMs: round(oneStepMs - nodeMs), cold, scenarios, targets };
+}
+
+function target(name, value, limit, unit) {
+  if (value === undefined || value === null) return { name, value: null, limit, unit, verdict: 'SKIPPED' };
+  return { name, value, limit, unit, verdict: value <= limit ? 'PASS' : 'FAIL' };
+}
+
+function isFlatRecord(step) {
+  return (
+    typeof step === 'object' &&
+    step !== null &&
+    !Array.isArray(step) &&
+    Object.entries(step).every(([key, value]) =>
+      key === 'outputs' ? typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v !== 'object' || v === null) : typeof value !== 'object',
+    )
+  );
+}
+
+/**
+ * The 500-iteration loop's record is one flat list (500 entries, none nested), and record size
+ * grows linearly: loop-500's stdout is about twice loop-250's.
+ */
+export function checkLoopRecords(samples) {
+  const record500 = samples.records['loop-500'];
+  const record250 = samples.records['loop-250'];
+  if (!record500 || !record250) return { verdict: 'SKIPPED' };
+  const flat = record500.steps.length === 500 && record500.steps.every(isFlatRecord) && record500.steps.every((s) => s.stepId === 'tick');
+  const bytes250 = median(samples.cli['loop-250'].map((c) => c.bytes));
+  const bytes500 = median(samples.cli['loop-500'].map((c) => c.bytes));
+  const ratio = bytes500 / bytes250;
+  const linear = ratio >= 1.9 && ratio <= 2.1;
+  return {
+    entries: record500.steps.length,
+    flat,
+    bytes250,
+    bytes500,
+    ratio: round(ratio, 3),
+    bytesPerEntry: round((bytes500 - bytes250) / 250),
+    verdict: flat && linear ? 'PASS' : 'FAIL',
+  };
+}

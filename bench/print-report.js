@@ -1,0 +1,54 @@
+/** Prints the benchmark results as Markdown tables (pasteable into docs/performance.md). */
+
+function table(headers, rows) {
+  const cells = [headers, ...rows].map((row) => row.map((cell) => (cell === null || cell === undefined ? '-' : String(cell))));
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
+  const line = (row) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+}
+
+/** Writes the machine line, the scenario and cold-start tables, the loop-record check and every target's verdict to `out`. */
+export function printReport(results, out) {
+  const m = results.machine;
+  const write = (text = '') => out.write(`${text}\n`);
+  write();
+  write(`${results.date} · ${m.nproc} CPUs (${m.cpuModel}) · ${m.memoryGiB} GiB · Node ${m.node} · ${m.platform} · commit ${m.commit}`);
+  write(`load average before ${m.loadavg.join(' ')}, after ${results.loadAfter.join(' ')} · ${results.runs} runs each, medians`);
+  write();
+  write(
+    table(
+      ['scenario', 'steps', 'requests', 'CLI wall ms', 'steps/s', 'raw got ms', 'raw req/s', 'CLI ms/step', 'raw ms/req', 'overhead ms/step', 'record bytes', 'peak RSS MiB'],
+      results.scenarios.map((s) => [
+        s.name,
+        s.steps,
+        s.requests,
+        s.cliWallMs,
+        s.stepsPerSec,
+        s.rawMs,
+        s.rawRequestsPerSec,
+        s.cliPerStepMs,
+        s.rawPerRequestMs,
+        s.overheadPerStepMs,
+        s.recordBytes,
+        s.peakRssMiB,
+      ]),
+    ),
+  );
+  write();
+  write(table(['command', 'median ms', 'over node -e 0 ms', 'peak RSS MiB'], results.cold.map((c) => [c.command, c.medianMs, c.overNodeMs, c.peakRssMiB])));
+  write();
+  const loop = results.loopCheck;
+  if (loop.verdict === 'SKIPPED') write('loop record check: SKIPPED (needs loop-250 and loop-500)');
+  else {
+    write(
+      `loop record check: ${loop.verdict} — ${loop.entries} entries, ${loop.flat ? 'flat' : 'NOT flat'}; ` +
+        `${loop.bytes250} B (250) -> ${loop.bytes500} B (500), ratio ${loop.ratio}, ${loop.bytesPerEntry} B per entry`,
+    );
+  }
+  write();
+  write(table(['target', 'value', 'limit', 'verdict'], results.targets.map((t) => [t.name, t.value === null ? '-' : `${t.value} ${t.unit}`, `<= ${t.limit} ${t.unit}`, t.verdict])));
+  const failed = results.targets.filter((t) => t.verdict === 'FAIL');
+  if (loop.verdict === 'FAIL') failed.push({ name: 'loop record flat and linear' });
+  write();
+  write(failed.length === 0 ? 'ALL TARGETS PASS' : `FAIL: ${failed.length} target(s) missed: ${failed.map((t) => t.name).join('; ')}`);
+}

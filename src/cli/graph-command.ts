@@ -1,0 +1,74 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { EXIT } from './errors.js';
+import { ToolCommand } from './tool-command.js';
+
+/**
+ * Findings that `arazzo run` reports as warnings because they only fail when reached; the graph
+ * draws those constructs (as transitions to `failed`), so they do not stop it either.
+ */
+const DRAWN_ANYWAY = new Set<string>(['CROSS_WORKFLOW_GOTO', 'ACTION_NOT_SUPPORTED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED']);
+
+/** `tool arazzo graph <file>`: prints the statechart a workflow compiles to, as Mermaid, Graphviz dot or XState JSON. */
+export class GraphCommand extends ToolCommand {
+  static override paths = [['arazzo', 'graph']];
+
+  static override usage = Command.Usage({
+    category: 'Arazzo',
+    description: 'draw the statechart a workflow compiles to',
+    details: `
+      Compiles one workflow to the XState machine \`arazzo run\` executes and prints it on stdout: a Mermaid \`stateDiagram-v2\` (default), a Graphviz digraph (\`--format dot\`), or the machine config itself as JSON (\`--format json\`, importable into the Stately visualizer).
+
+      Each step is a composite state \`s<index>_<stepId>\` with the sub-states entering, calling, judging, onSuccess, onFailure and backoff; the finals are \`succeeded\` and \`failed\`. Transitions are labelled with the Arazzo action (name, type, criteria) or with their guard and actions. The output is deterministic.
+
+      Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. See docs/state-machine.md.
+    `,
+    examples: [
+      ['Draw the only workflow as Mermaid', '$0 arazzo graph flow.arazzo.yaml'],
+      ['Render one workflow with Graphviz', '$0 arazzo graph flow.arazzo.yaml --workflow buyPet --format dot | dot -Tsvg > buyPet.svg'],
+      ['Print the XState config for the Stately visualizer', '$0 arazzo graph flow.arazzo.yaml --format json'],
+    ],
+  });
+
+  file = Option.String({ name: 'file', required: true });
+
+  workflow = Option.String('--workflow', { description: 'The workflowId to draw (required when the document has several)' });
+
+  format = Option.String('--format', 'mermaid', {
+    description: 'Output format: mermaid, dot or json',
+    validator: t.isEnum(['mermaid', 'dot', 'json'] as const),
+  });
+
+  async execute(): Promise<number> {
+    const { loadDocument, validateDocument, formatFinding } = await import('../arazzo/index.js');
+    const { selectWorkflow } = await import('../run/run-workflow.js');
+    const { planWorkflow } = await import('../run/plan-workflow.js');
+    const { compileWorkflow } = await import('../../machines/compile-workflow.js');
+    const { toDot, toMermaid, toStatelyJson } = await import('../../machines/graph/index.js');
+
+    const doc = await loadDocument(this.file, { cwd: this.context.cwd });
+    // No loadOperations: a graph needs no source description, so nothing is read or fetched.
+    const blocking = (await validateDocument(doc)).filter((f) => f.severity === 'error' && !DRAWN_ANYWAY.has(f.code));
+    if (blocking.length > 0) {
+      for (const finding of blocking) this.note(formatFinding(finding, doc.file, this.style));
+      const count = `${blocking.length} ${blocking.length === 1 ? 'error' : 'errors'}`;
+      this.note(`${this.style.red('error:')} ${doc.file} is not a valid workflow document (${count}).`);
+      this.note(`  Run \`tool arazzo validate ${doc.file}\` for details.`);
+      return EXIT.INVALID_DOCUMENT;
+    }
+
+    const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow));
+    const machine = compileWorkflow(plan, {
+      // Drawing never runs the machine; a call here would be a bug.
+      criteriaHold: () => {
+        throw new Error('graphs do not evaluate criteria');
+      },
+      workflowOutputs: () => {
+        throw new Error('graphs do not evaluate outputs');
+      },
+    });
+    const text = this.format === 'dot' ? toDot(machine.config) : this.format === 'json' ? toStatelyJson(machine) : toMermaid(machine.config);
+    this.context.stdout.write(text);
+    return EXIT.OK;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * `arazzo run --inspect`: live inspection through @statelyai/inspect, served on loopback only.
+ * The inspector formats XState's inspection events in the Stately protocol; a node:http server on
+ * 127.0.0.1 relays them, with secrets stripped, to the offline live view and to the optional
+ * Stately bridge page. Nothing leaves the machine unless the user opens the bridge page.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Writable } from 'node:stream';
+import type { InspectionEvent } from 'xstate';
+import { CommandUsageError } from '../cli/errors.js';
+import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
+
+/** Events kept for viewers that connect late (a run is usually over before a browser opens). */
+const MAX_KEPT_EVENTS = 10_000;
+
+export interface LiveInspector {
+  /** `http://127.0.0.1:<port>/`, the live view. */
+  url: string;
+  /** The observer to pass as `createActor(machine, { inspect })`. */
+  inspect(event: InspectionEvent): void;
+  /** Prints how to connect on `stderr`. */
+  announce(stderr: Writable): void;
+  /** Keeps serving until `signal` aborts (Ctrl-C), telling the user so on `stderr`. */
+  holdUntil(signal: AbortSignal, stderr: Writable): Promise<void>;
+  /** Stops the server and disconnects viewers; later calls do nothing. */
+  close(): Promise<void>;
+}
+
+export interface InspectorOptions {
+  /** 0 lets the system pick a free port. */
+  port: number;
+  workflowId: string;
+}
+
+/** Starts the loopback inspection server. Throws CommandUsageError (exit 2) when the port is taken. */
+export async function startInspector(options: InspectorOptions): Promise<LiveInspector> {
+  const { createInspector } = await import('@statelyai/inspect');
+  const run = JSON.stringify({ runId: randomUUID(), workflowId: options.workflowId });
+  const kept: string[] = [];
+  const viewers = new Set<ServerResponse>();
+
+  const server = createServer((req, res) => serve(req, res));
+  const port = await listen(server, options.port);
+  const origin = `http://127.0.0.1:${port}`;
+  const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    // A page on another site could reach a loopback port through DNS rebinding; its Host header gives it away.
+    if (!allowedHosts.has(req.headers.host ?? '')) return void res.writeHead(403).end('forbidden\n');
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
+    if (path === '/') return page(res, LIVE_VIEW_HTML, "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'");
+    if (path === '/stately') {
+      return page(res, STATELY_BRIDGE_HTML, `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${STATELY_INSPECTOR_URL}`);
+    }
+    if (path === '/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(`retry: 1000\nevent: run\ndata: ${run}\n\n`);
+      for (const data of kept) res.write(`data: ${data}\n\n`);
+      viewers.add(res);
+      req.on('close', () => viewers.delete(res));
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+  }
+
+  const inspector = createInspector({
+    send(event) {
+      const data = JSON.stringify(sanitizeInspectionEvent(event));
+      kept.push(data);
+      if (kept.length > MAX_KEPT_EVENTS) kept.shift();
+      for (const viewer of viewers) viewer.write(`data: ${data}\n\n`);
+    },
+  });
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `${origin}/`,
+    inspect: (event) => inspector.inspect.next?.(event),
+    announce(stderr) {
+      stderr.write(
+        `inspect: live view at ${origin}/ (this machine only; nothing is sent elsewhere)\n` +
+          `  The Stately inspector: open ${origin}/stately (your browser loads it from stately.ai)\n`,
+      );
+    },
+    async holdUntil(signal, stderr) {
+      if (signal.aborted) return;
+      stderr.write(`inspect: the run is over; the live view stays at ${origin}/ until you press Ctrl-C\n`);
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        for (const viewer of viewers) viewer.end();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      return closed;
+    },
+  };
+}
+
+function page(res: ServerResponse, html: string, csp: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'cache-control': 'no-store' });
+  res.end(html);
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? `port ${port} is in use` : `${error.code ?? error.message}`;
+      reject(new CommandUsageError(`--inspect cannot listen on 127.0.0.1:${port}: ${why}`, 'Pick another port with --inspect-port, or 0 for any free one.'));
+    });
+    // Loopback only: the live view shows the run to whoever can connect.
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * What a viewer may see of an inspection event: state values, statuses, event types and the
+ * run counters. Inputs, step data (requests, responses, outputs), actor inputs and outputs and
+ * error objects are dropped: they can hold credentials.
+ */
+export function sanitizeInspectionEvent(event: object): Json {
+  const e = event as Json;
+  const safe: Json = {};
+  for (const key of ['type', 'sessionId', 'rootId', 'parentId', 'sourceId', 'createdAt', 'id', '_version', 'name', 'definition']) {
+    if (e[key] !== undefined) safe[key] = e[key];
+  }
+  if (isObject(e.event)) safe.event = { type: e.event.type };
+  if (isObject(e.snapshot)) safe.snapshot = sanitizeSnapshot(e.snapshot);
+  return safe;
+}
+
+function sanitizeSnapshot(snapshot: Json): Json {
+  const safe: Json = { status: snapshot.status };
+  if (snapshot.value !== undefined) safe.value = snapshot.value;
+  if (isObject(snapshot.context)) {
+    const c = snapshot.context;
+    const records = Array.isArray(c.records) ? (c.records as Json[]) : [];
+    safe.context = {
+      workflowId: c.workflowId,
+      runs: c.runs,
+      maxSteps: c.maxSteps,
+      retries: c.retries,
+      current: c.current,
+      retryDelayMs: c.retryDelayMs,
+      records: records.map((r) => ({ stepId: r.stepId, status: r.status, dryRun: r.dryRun, ...(r.failedVia ? { failedVia: r.failedVia } : {}) })),
+      ...(isObject(c.failure) ? { failure: { code: c.failure.code, stepId: c.failure.stepId, message: c.failure.message } } : {}),
+    };
+  }
+  return safe;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

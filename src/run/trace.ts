@@ -1,0 +1,181 @@
+/**
+ * The `--trace` writer: one JSON line per state change, Arazzo action and step request of a run
+ * (schema `v: 1`, documented in docs/state-machine.md). It reads XState's inspection events and
+ * the step reporter; it never sees headers or bodies, and URLs are redacted.
+ */
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { InspectionEvent } from 'xstate';
+import { stepKey } from '../../machines/state-keys.js';
+import type { ActionPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import { FileError, ToolError } from '../cli/errors.js';
+import { redactRequest } from '../http/index.js';
+import type { Reporter } from './reporter.js';
+
+/** Version of the line schema; bump it when a field changes meaning or goes away. */
+export const TRACE_VERSION = 1;
+
+export type TraceLineType = 'start' | 'state' | 'action' | 'step' | 'end';
+
+/** Fields every line has; the rest depend on `type` (see docs/state-machine.md). */
+export interface TraceLine {
+  v: typeof TRACE_VERSION;
+  /** Milliseconds since the run started, 3 decimals. */
+  t: number;
+  type: TraceLineType;
+  [field: string]: unknown;
+}
+
+/** Thrown by `finish()` when the trace file could not be written (disk full, removed device). */
+export class TraceWriteError extends ToolError {
+  constructor(path: string, cause: unknown) {
+    super('TRACE_WRITE_FAILED', `could not write the trace ${path}: ${(cause as Error).message ?? String(cause)}`);
+    this.name = 'TraceWriteError';
+  }
+}
+
+/** Opens (creates or truncates) the trace file, relative to `cwd`. Throws FileError (exit 2) when it cannot be written. */
+export async function openTraceFile(path: string, cwd: string): Promise<Writable> {
+  try {
+    const handle = await open(resolve(cwd, path), 'w');
+    return handle.createWriteStream({ highWaterMark: 64 * 1024 });
+  } catch (error) {
+    throw new FileError(`cannot write the trace file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Give --trace a path in a folder that exists and that you can write to.');
+  }
+}
+
+export interface Tracer {
+  /** The observer to pass as `createActor(machine, { inspect })`. */
+  inspect(event: InspectionEvent): void;
+  /** A reporter that forwards everything to `inner` and traces each step's request and response. */
+  reporter(inner: Reporter): Reporter;
+  /** Writes the `end` line from the final context and flushes the stream; later calls do nothing. Rejects with TraceWriteError if a write failed. */
+  finish(context: WorkflowContext | undefined, interrupted: boolean): Promise<void>;
+}
+
+export interface TracerOptions {
+  maxSteps: number;
+  /** The trace's name in error messages. */
+  path?: string;
+  /** A monotonic clock in milliseconds (tests pass a fake one). */
+  now?: () => number;
+}
+
+interface StepInfo {
+  stepId: string;
+  actions: Map<string, ActionPlan>;
+}
+
+/** Starts a trace of one run of `plan` on `out` (a buffered stream: writes never block); writes the `start` line. */
+export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerOptions): Tracer {
+  const now = options.now ?? (() => performance.now());
+  const origin = now();
+  const steps = new Map<string, StepInfo>();
+  plan.steps.forEach((step, index) => {
+    const actions = new Map<string, ActionPlan>();
+    for (const action of [...step.onSuccess, ...step.onFailure]) actions.set(action.label, action);
+    steps.set(stepKey(index, step.stepId), { stepId: step.stepId, actions });
+  });
+  let counters = { retries: 0, runs: 0 };
+  let done = false;
+  let failure: unknown;
+  // Without a listener a failed write would crash the run; the error is reported by finish().
+  out.on('error', (error) => {
+    failure ??= error;
+  });
+
+  const write = (type: TraceLineType, fields: Record<string, unknown>, at = now()) => {
+    if (done || failure !== undefined) return;
+    const line: TraceLine = { v: TRACE_VERSION, t: Math.round((at - origin) * 1000) / 1000, type, ...fields };
+    out.write(`${JSON.stringify(line)}\n`);
+  };
+
+  const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }) => {
+    const snapshot = event.snapshot as unknown as { value: unknown; context: WorkflowContext };
+    const context = snapshot.context;
+    counters = { retries: context.retries, runs: context.runs };
+    const transitions = event._transitions ?? [];
+    const source = transitions[0]?.source.path ?? [];
+    for (const transition of transitions) {
+      const owner = steps.get(transition.source.path[0] ?? '');
+      const description = transition.description;
+      if (!owner || description === undefined) continue;
+      const limitReached = description.endsWith(' (limit reached)');
+      const action = owner.actions.get(limitReached ? description.slice(0, -' (limit reached)'.length) : description);
+      if (!action) continue;
+      const fields: Record<string, unknown> = { stepId: owner.stepId, action: action.name, actionType: action.type, label: description };
+      if (limitReached) fields.limitReached = true;
+      write('action', { ...fields, ...counters });
+    }
+    const state = statePath(snapshot.value);
+    const fields: Record<string, unknown> = { state, from: source.join('.'), event: event.event.type };
+    const stepId = steps.get(state.split('.')[0] ?? '')?.stepId;
+    if (stepId !== undefined) fields.stepId = stepId;
+    Object.assign(fields, counters, { maxSteps: context.maxSteps });
+    const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
+    if (actions.length > 0) fields.actions = actions;
+    if (state.endsWith('.backoff')) fields.retryDelayMs = context.retryDelayMs;
+    write('state', fields);
+  };
+
+  write('start', { workflowId: plan.workflowId, steps: plan.steps.length, maxSteps: options.maxSteps }, origin);
+  return {
+    inspect(event) {
+      if (event.type === '@xstate.microstep') onMicrostep(event);
+    },
+    reporter(inner) {
+      return {
+        ...inner,
+        dryRun(stepId, request) {
+          const shown = redactRequest(request);
+          write('step', { stepId, dryRun: true, method: shown.method, url: shown.url, ...counters });
+          inner.dryRun(stepId, request);
+        },
+        stepDone(stepId, request, response, ok, reason) {
+          const shown = redactRequest(request);
+          const fields: Record<string, unknown> = { stepId, method: shown.method, url: shown.url, status: response?.status ?? 0, ok };
+          if (response) fields.durationMs = Math.round(response.durationMs * 1000) / 1000;
+          if (response && response.retries > 0) fields.transportRetries = response.retries;
+          if (!ok && reason !== undefined) fields.reason = reason;
+          write('step', { ...fields, ...counters });
+          inner.stepDone(stepId, request, response, ok, reason);
+        },
+        stepFailedEarly(stepId, reason) {
+          write('step', { stepId, status: 0, ok: false, reason, ...counters });
+          inner.stepFailedEarly(stepId, reason);
+        },
+      };
+    },
+    async finish(context, interrupted) {
+      if (done) return;
+      const status = interrupted ? 'interrupted' : context?.failure ? 'failed' : context ? 'succeeded' : 'error';
+      const fields: Record<string, unknown> = { status, runs: context?.runs ?? counters.runs, records: context?.records.length ?? 0 };
+      if (context?.failure) fields.failure = { ...context.failure };
+      write('end', fields);
+      done = true;
+      out.end();
+      await finished(out).catch((error: unknown) => {
+        failure ??= error;
+      });
+      if (failure !== undefined) throw new TraceWriteError(options.path ?? 'file', failure);
+    },
+  };
+}
+
+/** `{ s2_requestAdoption: 'backoff' }` -> `s2_requestAdoption.backoff`; a final state is its key. */
+function statePath(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) {
+    const [key, child] = Object.entries(value)[0] ?? [];
+    if (key !== undefined) return child === undefined ? key : `${key}.${statePath(child)}`;
+  }
+  return '';
+}
+
+function actionType(action: unknown): string {
+  if (typeof action === 'string') return action;
+  const type = (action as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? type : '';
+}

@@ -1,0 +1,96 @@
+/**
+ * `tool arazzo run` in-process through runCli with injected streams and signal: the fast checks
+ * that do not need the real binary (stdout holds only the record, the abort signal stops the run).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import { runCli } from '../../src/cli/run-cli.js';
+import { startScriptedServer, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
+import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import { Collector } from './run-tool.js';
+
+let server: ScriptedServer;
+let ws: Workspace;
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+  ws = makeWorkspace('tool-cli-run-');
+  ws.fixture('api.openapi.yaml', { BASE_URL: server.url });
+  for (const name of ['state-success-outputs.arazzo.yaml', 'state-dry-run.arazzo.yaml', 'interrupt.arazzo.yaml']) ws.fixture(name);
+});
+
+afterAll(async () => {
+  await server.close();
+  ws.remove();
+});
+
+async function runInProcess(argv: string[], signal = new AbortController().signal) {
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const code = await runCli(argv, {
+    stdin: new PassThrough(),
+    stdout,
+    stderr,
+    env: { XDG_CONFIG_HOME: `${ws.dir}/config`, XDG_CACHE_HOME: `${ws.dir}/cache` },
+    cwd: ws.dir,
+    colors: false,
+    stderrIsTTY: false,
+    stdoutIsTTY: false,
+    signal,
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('tool arazzo run in-process', () => {
+  it('writes only the run record to stdout and the progress to stderr', async () => {
+    server.setRoutes({ 'POST /items': { status: 201, body: { id: 'x1' } }, 'GET /items/{id}': { body: { name: 'Ann' } } });
+    const result = await runInProcess(['arazzo', 'run', 'state-success-outputs.arazzo.yaml', '--input', 'name=Ann']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      workflowId: 'createAndRead',
+      outputs: { id: 'x1', name: 'Ann', etag: null },
+      steps: [
+        { stepId: 'create', status: 201, dryRun: false, outputs: { id: 'x1' } },
+        { stepId: 'read', status: 200, dryRun: false, outputs: { name: 'Ann', etag: null } },
+      ],
+    });
+    expect(result.stderr).toMatch(/create POST .*\/items 201/);
+    expect(result.stderr).toMatch(/read GET .*\/items\/x1 200/);
+  });
+
+  it('prints dry-run requests on stderr and records dryRun steps with status 0', async () => {
+    server.setRoutes({});
+    const result = await runInProcess(['arazzo', 'run', 'state-dry-run.arazzo.yaml', '--dry-run', '--input', 'name=Bo']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).steps).toEqual([
+      { stepId: 'search', status: 0, dryRun: true, outputs: {} },
+      { stepId: 'create', status: 0, dryRun: true, outputs: {} },
+    ]);
+    expect(result.stderr).toContain(`search GET ${server.url}/items?q=Bo\n`);
+    expect(server.hits).toHaveLength(0);
+  });
+
+  it('returns 130 with an empty record when the signal is already aborted, sending nothing', async () => {
+    server.setRoutes({ 'GET /a': {} });
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runInProcess(['arazzo', 'run', 'interrupt.arazzo.yaml'], controller.signal);
+    expect(result.code).toBe(130);
+    expect(JSON.parse(result.stdout)).toEqual({ workflowId: 'interrupted', outputs: {}, steps: [] });
+    expect(server.hits).toHaveLength(0);
+  });
+
+  it('returns 130 soon after an abort during a slow request, with the steps done so far', async () => {
+    server.setRoutes({ 'GET /a': { body: { n: 2 } }, 'GET /slow': { delayMs: 3000 }, 'GET /b': {} });
+    const controller = new AbortController();
+    const pending = runInProcess(['arazzo', 'run', 'interrupt.arazzo.yaml', '--tool-retry', '0'], controller.signal);
+    while (!server.hits.some((hit) => hit.path === '/slow')) await new Promise((resolve) => setTimeout(resolve, 10));
+    const abortedAt = Date.now();
+    controller.abort();
+    const result = await pending;
+    expect(result.code).toBe(130);
+    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    expect(JSON.parse(result.stdout).steps).toEqual([{ stepId: 'quick', status: 200, dryRun: false, outputs: { n: 2 } }]);
+    expect(server.count('GET /b')).toBe(0);
+  });
+});
