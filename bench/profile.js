@@ -3,8 +3,12 @@
  * the top functions by self time and the self time per package/area. The bench API runs in its own
  * process, as in bench/run.js.
  *
- *   node bench/profile.js [scenario=linear-1000] [--top N] [--keep]     (scenarios: see bench/run.js)
+ *   node bench/profile.js [scenario=linear-1000] [--top N] [--keep] [--bundle]
  *   node bench/profile.js --version | --validate                      (start-up of those commands)
+ *
+ * Scenarios are named <kind>-<size> (linear-1000, loop-500, retry-100, see bench/workflows.js).
+ * It profiles tsc's modules (dist/src/bin.js) so that time is attributed to packages; --bundle
+ * profiles what users run (bin/tool.js, the bundle when it is fresh).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +19,7 @@ import { writeWorkflows } from './workflows.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TOOL = join(ROOT, 'bin', 'tool.js');
+const MODULES = join(ROOT, 'dist', 'src', 'bin.js');
 
 /** Where a profiled function lives: a package, an area of dist/, or Node's internals. */
 function areaOf(url) {
@@ -81,9 +86,10 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'tool-profile-'));
   try {
     const [scenario] = writeWorkflows(dir, api.url, [{ name, kind, size: Number(size) }]);
-    let args = [TOOL, 'arazzo', 'run', scenario.file, '--quiet', '--input', 'run=profile', '--tool-retry', '0'];
-    if (argv.includes('--version')) args = [TOOL, '--version'];
-    if (argv.includes('--validate')) args = [TOOL, 'arazzo', 'validate', scenario.file];
+    const entry = argv.includes('--bundle') ? TOOL : MODULES;
+    let args = [entry, 'arazzo', 'run', scenario.file, '--quiet', '--input', 'run=profile', '--tool-retry', '0'];
+    if (argv.includes('--version')) args = [entry, '--version'];
+    if (argv.includes('--validate')) args = [entry, 'arazzo', 'validate', scenario.file];
     const profDir = join(dir, 'prof');
     const started = performance.now();
     const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-interval', '100', ...args], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });

@@ -40,6 +40,7 @@ function workflowSetup(judge: Judge) {
       stepSucceeded: ({ context }) => context.last?.ok === true,
       criteriaHold: ({ context }, params: { criteriaId?: number }) =>
         params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context),
+      criteriaBroken: ({ context }, params: { criteriaId: number }) => judge.criteriaError(params.criteriaId, context) !== undefined,
       retryAllowed: ({ context }, params: { criteriaId?: number; retryLimit: number }) =>
         context.retries < params.retryLimit &&
         (params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context)),
@@ -90,6 +91,13 @@ function workflowSetup(judge: Judge) {
         const message = params.message ?? (params.template ?? '{reason}').replace('{reason}', reason);
         return { failure: { code: params.code, stepId: params.stepId, message } };
       }),
+      failOnCriteria: assign(({ context }, params: { stepId: string; criteriaId: number; action: string }) => ({
+        failure: {
+          code: 'STEP_FAILED' as const,
+          stepId: params.stepId,
+          message: `criteria of action "${params.action}": ${judge.criteriaError(params.criteriaId, context) ?? 'cannot be evaluated'}`,
+        },
+      })),
       computeOutputs: assign(({ context }) => ({ outputs: judge.workflowOutputs(context) })),
     },
     delays: {
@@ -200,7 +208,7 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): object {
       onSuccess: {
         entry: { type: 'recordStep', params: { stepId: step.stepId } },
         always: [
-          ...step.onSuccess.map((action) => successTransition(plan, step, action)),
+          ...step.onSuccess.flatMap((action) => successTransitions(plan, step, action)),
           { target: nextTarget(plan, index), reenter: true, description: 'next step' },
         ],
       },
@@ -242,6 +250,26 @@ function unsupportedTransition(step: StepPlan, action: ActionPlan, recordFirst: 
   };
 }
 
+/** When an action's criteria cannot be evaluated (an ordering comparison on a non-number), the step fails. */
+function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, recordFirst: boolean): object[] {
+  if (!action.criteriaCanFail || action.criteriaId === undefined) return [];
+  const actions: object[] = [];
+  if (recordFirst) actions.push({ type: 'recordStep', params: { stepId: step.stepId } });
+  actions.push({ type: 'failOnCriteria', params: { stepId: step.stepId, criteriaId: action.criteriaId, action: action.name } });
+  return [
+    {
+      guard: { type: 'criteriaBroken', params: { criteriaId: action.criteriaId } },
+      target: FAILED,
+      description: `${action.label} (criteria cannot be evaluated)`,
+      actions,
+    },
+  ];
+}
+
+function successTransitions(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): object[] {
+  return [...brokenCriteriaTransitions(step, action, false), successTransition(plan, step, action)];
+}
+
 function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): object {
   if (action.unsupported) return unsupportedTransition(step, action, false);
   const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } };
@@ -257,6 +285,10 @@ function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPla
 
 function failureTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): object[] {
   if (action.unsupported) return [unsupportedTransition(step, action, true)];
+  return [...brokenCriteriaTransitions(step, action, true), ...actionTransitions(plan, step, index, action)];
+}
+
+function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): object[] {
   const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } };
   const record = (failedVia?: FailedVia) => ({ type: 'recordStep', params: { stepId: step.stepId, failedVia } });
   switch (action.type) {

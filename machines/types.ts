@@ -16,6 +16,8 @@ export interface ActionPlan {
   retryLimit: number;
   /** Set when dispatching this action is a hard error in v1 (replay, cross-workflow goto, regex/jsonpath criteria, context). */
   unsupported?: string;
+  /** The criteria hold an ordering comparison, whose evaluation can fail (then the step fails). */
+  criteriaCanFail?: boolean;
   /** Human label for graphs and traces, e.g. `retry x3 after 2s [$statusCode == 503]`. */
   label: string;
 }
@@ -124,8 +126,10 @@ export interface RunStepInput {
  * evaluator; machine tests pass predicates). Must not throw.
  */
 export interface Judge {
-  /** Whether criteria set `criteriaId` holds for the step outcome in `context.last`. */
+  /** Whether criteria set `criteriaId` holds for the step outcome in `context.last` (false when it cannot be evaluated). */
   criteriaHold(criteriaId: number, context: WorkflowContext): boolean;
+  /** Why criteria set `criteriaId` cannot be evaluated for `context.last` (e.g. `operand cannot be coerced to a number`), or undefined. */
+  criteriaError(criteriaId: number, context: WorkflowContext): string | undefined;
   /** The workflow's outputs, evaluated at the end. */
   workflowOutputs(context: WorkflowContext): Record<string, unknown>;
 }

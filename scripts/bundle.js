@@ -7,24 +7,63 @@
  * as new as dist/src/bin.js. Run by `npm run build` after tsc.
  */
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = `${root}dist/bundle`;
+const outdir = join(root, 'dist', 'bundle');
+const require = createRequire(import.meta.url);
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Whether `file` is CommonJS by Node's rules: .cjs, or .js under a package.json without "type": "module". */
+function isCommonJs(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).type !== 'module';
+  }
+  return true;
+}
+
+/**
+ * With code splitting, esbuild turns `await import('<a CommonJS package>')` into a chunk with only
+ * a default export, so `const { stringify } = await import('yaml')` would get undefined (Node
+ * itself exposes the named exports). This routes such dynamic imports through a small ES module
+ * that re-exports the package's names.
+ */
+const commonJsNamedExports = {
+  name: 'commonjs-named-exports',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.path.startsWith('node:')) return undefined;
+      const resolved = await bundler.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, importer: args.importer });
+      if (resolved.errors.length > 0 || resolved.external || !isCommonJs(resolved.path)) return undefined;
+      const names = Object.keys(require(resolved.path)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
+      return { path: args.path, namespace: 'commonjs-named', pluginData: { names, resolveDir: args.resolveDir } };
+    });
+    bundler.onLoad({ filter: /.*/, namespace: 'commonjs-named' }, (args) => ({
+      contents: `import m from ${JSON.stringify(args.path)};\nexport default m;\nexport const { ${args.pluginData.names.join(', ')} } = m;\n`,
+      resolveDir: args.pluginData.resolveDir,
+    }));
+  },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { tool: `${root}dist/src/bin.js` },
+  entryPoints: { tool: join(root, 'dist', 'src', 'bin.js') },
   outdir,
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Bundled CommonJS dependencies (clipanion, typanion, got's helpers) call require() for Node's
-  // built-ins; an ES module has no require, so give the bundle one.
+  // Bundled CommonJS dependencies (clipanion, typanion, yaml, got's helpers) call require() for
+  // Node's built-ins; an ES module has no require, so give each output file one.
   banner: { js: "import { createRequire as __toolCreateRequire } from 'node:module';\nconst require = __toolCreateRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [commonJsNamedExports],
   logLevel: 'warning',
 });

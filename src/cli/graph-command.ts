@@ -63,6 +63,9 @@ export class GraphCommand extends ToolCommand {
       criteriaHold: () => {
         throw new Error('graphs do not evaluate criteria');
       },
+      criteriaError: () => {
+        throw new Error('graphs do not evaluate criteria');
+      },
       workflowOutputs: () => {
         throw new Error('graphs do not evaluate outputs');
       },

@@ -45,7 +45,7 @@ export async function runCli(rawArgv: readonly string[], context: Omit<ToolConte
   try {
     command = cli.process(argv, ctx);
   } catch (error) {
-    return reportFailure(cli, error, ctx);
+    return reportFailure(cli, error, ctx, commandNamedBy(argv));
   }
   let code: number;
   try {
@@ -57,6 +57,18 @@ export async function runCli(rawArgv: readonly string[], context: Omit<ToolConte
     return reportFailure(cli, command.failure, ctx, command.constructor as CommandClass<ToolContext>);
   }
   return code;
+}
+
+/** The command whose path is the longest prefix of `argv` (for the usage line of an option error that clipanion raised while parsing). */
+function commandNamedBy(argv: readonly string[]): CommandClass<ToolContext> | undefined {
+  let best: { command: CommandClass<ToolContext>; length: number } | undefined;
+  for (const command of commandClasses as Array<CommandClass<ToolContext>>) {
+    for (const path of command.paths ?? []) {
+      const matches = path.length > 0 && path.every((word, i) => argv[i] === word);
+      if (matches && path.length > (best?.length ?? 0)) best = { command, length: path.length };
+    }
+  }
+  return best?.command;
 }
 
 function isUsageError(error: unknown): boolean {

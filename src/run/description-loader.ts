@@ -1,12 +1,20 @@
-import { loadDescription, type OpenApiDescription } from '../openapi/index.js';
-import type { Pipeline } from '../http/index.js';
-import { ToolError, EXIT } from '../cli/errors.js';
+import { EXIT, ToolError } from '../cli/errors.js';
+import { TransportError, type Pipeline } from '../http/index.js';
+import { DescriptionError, loadDescription, type OpenApiDescription } from '../openapi/index.js';
 
 /** Thrown when a description URL answers with an HTTP error. */
 export class DescriptionFetchError extends ToolError {
   constructor(url: string, status: number) {
     super('DESCRIPTION_FETCH', `could not fetch the OpenAPI description ${url}: HTTP ${status}`, EXIT.USAGE, 'Check the source description url, or point it at a local file.');
     this.name = 'DescriptionFetchError';
+  }
+}
+
+/** Thrown when a source description cannot be read, fetched or parsed (exit 2: the run never started). */
+export class DescriptionUnavailableError extends ToolError {
+  constructor(message: string, hint?: string) {
+    super('DESCRIPTION_UNAVAILABLE', message, EXIT.USAGE, hint);
+    this.name = 'DescriptionUnavailableError';
   }
 }
 
@@ -27,7 +35,13 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string): (
   return (location) => {
     let promise = loaded.get(location);
     if (!promise) {
-      promise = loadDescription(location, { baseFile, fetchText });
+      promise = loadDescription(location, { baseFile, fetchText }).catch((error: unknown) => {
+        if (error instanceof DescriptionError) throw new DescriptionUnavailableError(error.message);
+        if (error instanceof TransportError) {
+          throw new DescriptionUnavailableError(`could not fetch the OpenAPI description ${location}: ${error.message}`, 'Check the source description url, or point it at a local file.');
+        }
+        throw error;
+      });
       loaded.set(location, promise);
     }
     return promise;

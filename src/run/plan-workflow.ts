@@ -70,6 +70,7 @@ export function planWorkflow(doc: ArazzoDocument, workflow: Workflow): PlannedWo
     if (conditions.length > 0 && !plan.unsupported) {
       plan.criteriaId = criteria.length;
       criteria.push({ conditions, sources });
+      if (conditions.some(hasOrdering)) plan.criteriaCanFail = true;
     }
     if (type === 'replay') plan.unsupported ??= `action "${name}": replay is not implemented in v1`;
     else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
@@ -150,4 +151,19 @@ function actionLabel(side: Side, plan: ActionPlan, type: string, stepId: string 
   if (type === 'goto') what = `goto ${stepId ?? '?'}`;
   const guard = criteria.length > 0 ? ` [${criteria.join(' && ')}]` : '';
   return `${side}: ${plan.name} (${what})${guard}`;
+}
+
+/** Whether a condition contains an ordering comparison, the only thing whose evaluation can fail. */
+function hasOrdering(condition: Condition): boolean {
+  switch (condition.kind) {
+    case 'compare':
+      return ['<', '<=', '>', '>='].includes(condition.op) || hasOrdering(condition.left) || hasOrdering(condition.right);
+    case 'and':
+    case 'or':
+      return hasOrdering(condition.left) || hasOrdering(condition.right);
+    case 'not':
+      return hasOrdering(condition.operand);
+    default:
+      return false;
+  }
 }

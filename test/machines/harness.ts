@@ -17,6 +17,7 @@ export function action(type: ActionPlan['type'], extra: Partial<ActionPlan> = {}
 export function judgeOf(criteria: Array<(status: number) => boolean>, outputs: (ctx: WorkflowContext) => Record<string, unknown> = () => ({})): Judge {
   return {
     criteriaHold: (id, ctx) => criteria[id]!(ctx.last?.statusCode ?? 0),
+    criteriaError: () => undefined,
     workflowOutputs: outputs,
   };
 }
