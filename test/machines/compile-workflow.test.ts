@@ -188,6 +188,19 @@ describe('compileWorkflow: the States table', () => {
     expect(other.context.failure).toEqual({ code: 'UNSUPPORTED', stepId: 'a', message: 'replay is not implemented in v1' });
   });
 
+  it('fails the step when an action criterion cannot be evaluated', async () => {
+    const judge = { ...judgeOf([() => false]), criteriaError: () => '"$x >= 3": operand cannot be coerced to a number' };
+    const s = step('a', { onSuccess: [action('end', { name: 'enough', criteriaId: 0, criteriaCanFail: true })] });
+    const r = await runPlan(plan(s, step('b')), {}, { judge });
+    expect(r.final).toBe('failed');
+    expect(r.calls).toEqual(['a']);
+    expect(r.context.failure).toEqual({
+      code: 'STEP_FAILED',
+      stepId: 'a',
+      message: 'criteria of action "enough": "$x >= 3": operand cannot be coerced to a number',
+    });
+  });
+
   it('runs a workflow with no steps to success', async () => {
     const r = await runPlan(plan(), {});
     expect(r.final).toBe('succeeded');
