@@ -64,6 +64,7 @@ export function summarise(planned, samples) {
       recordBytes: median(cli.map((c) => c.bytes)),
       peakRssMiB: round(median(cli.map((c) => c.rssKiB)) / MIB),
       maxPeakRssMiB: round(Math.max(...cli.map((c) => c.rssKiB)) / MIB),
+      rawPeakRssMiB: round(median(raw.map((r) => r.rssKiB)) / MIB),
       cliWallSamplesMs: cli.map((c) => round(c.wallMs)),
       rawSamplesMs: raw.map((r) => round(r.totalMs)),
     };
@@ -77,7 +78,29 @@ export function summarise(planned, samples) {
     target('`tool --version` over node -e 0', coldOver('tool --version'), TARGETS.versionOverNodeMs, 'ms'),
     target('peak RSS (linear-1000, median)', linear1000?.peakRssMiB, TARGETS.peakRssMiB, 'MiB'),
   ];
-  return { nodeMs: round(nodeMs), runFixedCostMs: round(oneStepMs - nodeMs), cold, scenarios, targets };
+  return { nodeMs: round(nodeMs), runFixedCostMs: round(oneStepMs - nodeMs), cold, scenarios, breakdown: breakdown(samples, linear1000), targets };
+}
+
+/**
+ * linear-1000's per-step overhead split by what the CLI can run without HTTP: the document
+ * (`validate`: read, YAML parse, positions, validation), the rest of a dry run (source
+ * description, compiling steps and the machine, walking it, rendering each request), and the
+ * remainder (the pipeline above got, judging criteria, outputs, and garbage collection under load).
+ */
+function breakdown(samples, linear1000) {
+  const at = (name) => median((samples.breakdown[name] ?? []).map((s) => s.wallMs));
+  const perStep = (small, big) => (at(big) - at(small)) / 999;
+  const documentMs = perStep('validate linear-1', 'validate linear-1000');
+  const dryRunMs = perStep('dry-run linear-1', 'dry-run linear-1000');
+  if (!Number.isFinite(documentMs) || !linear1000) return null;
+  return {
+    documentMsPerStep: round(documentMs, 3),
+    machineAndRenderMsPerStep: round(dryRunMs - documentMs, 3),
+    remainderMsPerStep: round(linear1000.overheadPerStepMs - dryRunMs, 3),
+    validate1000Ms: round(at('validate linear-1000')),
+    dryRun1000Ms: round(at('dry-run linear-1000')),
+    dryRun1000PeakRssMiB: round(median(samples.breakdown['dry-run linear-1000'].map((s) => s.rssKiB)) / MIB),
+  };
 }
 
 function target(name, value, limit, unit) {

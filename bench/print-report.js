@@ -14,10 +14,11 @@ export function printReport(results, out) {
   write();
   write(`${results.date} · ${m.nproc} CPUs (${m.cpuModel}) · ${m.memoryGiB} GiB · Node ${m.node} · ${m.platform} · commit ${m.commit}`);
   write(`load average before ${m.loadavg.join(' ')}, after ${results.loadAfter.join(' ')} · ${results.runs} runs each, medians`);
+  write(`program: ${results.tool} -> ${results.entry === 'bundle' ? 'dist/bundle/tool.js (bundle)' : 'WARNING: dist/src/bin.js (separate modules: the bundle is missing or older than tsc output; run npm run build)'}`);
   write();
   write(
     table(
-      ['scenario', 'steps', 'requests', 'CLI wall ms', 'steps/s', 'raw got ms', 'raw req/s', 'CLI ms/step', 'raw ms/req', 'overhead ms/step', 'record bytes', 'peak RSS MiB'],
+      ['scenario', 'steps', 'requests', 'CLI wall ms', 'steps/s', 'raw got ms', 'raw req/s', 'CLI ms/step', 'raw ms/req', 'overhead ms/step', 'record bytes', 'peak RSS MiB', 'raw got RSS MiB'],
       results.scenarios.map((s) => [
         s.name,
         s.steps,
@@ -31,12 +32,23 @@ export function printReport(results, out) {
         s.overheadPerStepMs,
         s.recordBytes,
         s.peakRssMiB,
+        s.rawPeakRssMiB,
       ]),
     ),
   );
   write();
   write(table(['command', 'median ms', 'over node -e 0 ms', 'peak RSS MiB'], results.cold.map((c) => [c.command, c.medianMs, c.overNodeMs, c.peakRssMiB])));
   write();
+  const b = results.breakdown;
+  if (b) {
+    write(
+      `linear-1000 overhead per step, split: document (parse + validate) ${b.documentMsPerStep} ms; ` +
+        `machine, templating, dry-run walk ${b.machineAndRenderMsPerStep} ms; ` +
+        `remainder (pipeline above got, criteria, outputs, GC) ${b.remainderMsPerStep} ms ` +
+        `(validate-1000 ${b.validate1000Ms} ms, dry-run-1000 ${b.dryRun1000Ms} ms, ${b.dryRun1000PeakRssMiB} MiB)`,
+    );
+    write();
+  }
   const loop = results.loopCheck;
   if (loop.verdict === 'SKIPPED') write('loop record check: SKIPPED (needs loop-250 and loop-500)');
   else {

@@ -3,7 +3,7 @@
  * the top functions by self time and the self time per package/area. The bench API runs in its own
  * process, as in bench/run.js.
  *
- *   node bench/profile.js [scenario=linear-1000] [--top N] [--keep] [--bundle]
+ *   node bench/profile.js [scenario=linear-1000] [--top N] [--keep] [--bundle] [-- <more CLI args>]
  *   node bench/profile.js --version | --validate                      (start-up of those commands)
  *
  * Scenarios are named <kind>-<size> (linear-1000, loop-500, retry-100, see bench/workflows.js).
@@ -78,7 +78,9 @@ function startApi() {
 }
 
 async function main() {
-  const argv = process.argv.slice(2);
+  const all = process.argv.slice(2);
+  const argv = all.includes('--') ? all.slice(0, all.indexOf('--')) : all;
+  const extra = all.includes('--') ? all.slice(all.indexOf('--') + 1) : [];
   const top = argv.includes('--top') ? Number(argv[argv.indexOf('--top') + 1]) : 25;
   const name = argv.find((a) => /^[a-z]+-\d+$/.test(a)) ?? 'linear-1000';
   const [kind, size] = name.split('-');
@@ -88,6 +90,7 @@ async function main() {
     const [scenario] = writeWorkflows(dir, api.url, [{ name, kind, size: Number(size) }]);
     const entry = argv.includes('--bundle') ? TOOL : MODULES;
     let args = [entry, 'arazzo', 'run', scenario.file, '--quiet', '--input', 'run=profile', '--tool-retry', '0'];
+    args.push(...extra);
     if (argv.includes('--version')) args = [entry, '--version'];
     if (argv.includes('--validate')) args = [entry, 'arazzo', 'validate', scenario.file];
     const profDir = join(dir, 'prof');

@@ -6,12 +6,15 @@
  * targets of issue 6. Writes bench/results.json. Always exits 0 unless the harness itself breaks:
  * it is a report, not a test. Method: docs/performance.md.
  *
- *   node bench/run.js [--runs N] [--only name,name] [--quick]
+ *   node bench/run.js [--runs N] [--only name,name] [--quick] [--tool <dir>] [--out <file>]
+ *
+ * --tool runs another checkout's bin/tool.js (built) against the same harness, for before/after
+ * comparisons; --out writes the results elsewhere than bench/results.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineInfo } from './machine-info.js';
 import { timeNode } from './measure.js';
@@ -20,10 +23,8 @@ import { printReport } from './print-report.js';
 import { writeWorkflows } from './workflows.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TOOL = join(ROOT, 'bin', 'tool.js');
 const RAW_GOT = join(ROOT, 'bench', 'raw-got.js');
 const API_SERVER = join(ROOT, 'bench', 'api-server.js');
-const RESULTS = join(ROOT, 'bench', 'results.json');
 
 /** Every scenario; `linear-1` gives the fixed cost of a run, `loop-250` the record-growth check. */
 const SCENARIOS = [
@@ -36,13 +37,15 @@ const SCENARIOS = [
 ];
 
 function parseArgs(argv) {
-  const args = { runs: 5, only: undefined, coldRuns: 2 };
+  const args = { runs: 5, only: undefined, coldRuns: 2, tool: join(ROOT, 'bin', 'tool.js'), out: join(ROOT, 'bench', 'results.json') };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--runs') args.runs = Number(argv[++i]);
     else if (arg === '--only') args.only = argv[++i].split(',');
     else if (arg === '--quick') args.runs = 2;
-    else throw new Error(`unknown argument ${arg} (use --runs N, --only a,b, --quick)`);
+    else if (arg === '--tool') args.tool = join(resolve(argv[++i]), 'bin', 'tool.js');
+    else if (arg === '--out') args.out = resolve(argv[++i]);
+    else throw new Error(`unknown argument ${arg} (use --runs N, --only a,b, --quick, --tool <dir>, --out <file>)`);
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) throw new Error('--runs needs a positive integer');
   return args;
@@ -63,8 +66,16 @@ function startApi() {
   });
 }
 
-function cliArgs(scenario, runId) {
-  const args = [TOOL, 'arazzo', 'run', scenario.file, '--quiet'];
+/** Which program bin/tool.js loads: the bundle when it is at least as new as tsc's output (the rule in bin/tool.js). */
+function entryOf(tool) {
+  const root = dirname(dirname(tool));
+  const bundle = statSync(join(root, 'dist', 'bundle', 'tool.js'), { throwIfNoEntry: false });
+  const modules = statSync(join(root, 'dist', 'src', 'bin.js'), { throwIfNoEntry: false });
+  return bundle && (!modules || bundle.mtimeMs >= modules.mtimeMs) ? 'bundle' : 'modules';
+}
+
+function cliArgs(tool, scenario, runId) {
+  const args = [tool, 'arazzo', 'run', scenario.file, '--quiet'];
   if (scenario.kind !== 'linear') args.push('--input', `run=${runId}`);
   // Transport retries would absorb the 503s; the scenario measures Arazzo retry actions.
   if (scenario.kind === 'retry') args.push('--tool-retry', '0');
@@ -80,30 +91,45 @@ async function main() {
   try {
     const planned = writeWorkflows(dir, api.url, scenarios);
     const small = planned.find((s) => s.name === 'linear-1').file;
+    const big = planned.find((s) => s.name === 'linear-1000')?.file;
     const coldCommands = [
       { name: 'node -e 0', args: ['-e', '0'] },
-      { name: 'tool --version', args: [TOOL, '--version'] },
-      { name: 'tool arazzo validate', args: [TOOL, 'arazzo', 'validate', small] },
+      { name: 'tool --version', args: [args.tool, '--version'] },
+      { name: 'tool arazzo validate', args: [args.tool, 'arazzo', 'validate', small] },
     ];
-    const samples = { cold: Object.fromEntries(coldCommands.map((c) => [c.name, []])), cli: {}, raw: {}, records: {} };
+    // Where linear-1000's per-step cost goes, through the real CLI: parsing and validating the
+    // document (validate), plus compiling and walking the machine and rendering requests (dry run).
+    const breakdownCommands = big
+      ? [
+          { name: 'validate linear-1', args: [args.tool, 'arazzo', 'validate', small] },
+          { name: 'validate linear-1000', args: [args.tool, 'arazzo', 'validate', big] },
+          { name: 'dry-run linear-1', args: [args.tool, 'arazzo', 'run', small, '--dry-run', '--quiet'] },
+          { name: 'dry-run linear-1000', args: [args.tool, 'arazzo', 'run', big, '--dry-run', '--quiet'] },
+        ]
+      : [];
+    const samples = { cold: {}, breakdown: {}, cli: {}, raw: {}, records: {} };
+    for (const c of coldCommands) samples.cold[c.name] = [];
+    for (const c of breakdownCommands) samples.breakdown[c.name] = [];
     for (const s of planned) [samples.cli[s.name], samples.raw[s.name]] = [[], []];
+    const timeCommand = async (command, into) => {
+      const result = await timeNode(command.args, { cwd: dir });
+      if (result.code !== 0) throw new Error(`${command.name} exited ${result.code}: ${result.stderr}`);
+      into[command.name].push({ wallMs: result.wallMs, rssKiB: result.rssKiB });
+    };
 
     // One untimed pass warms the file cache and the server's JIT.
     for (const s of planned) {
-      await timeNode(cliArgs(s, `warm-${s.name}`), { cwd: dir });
+      await timeNode(cliArgs(args.tool, s, `warm-${s.name}`), { cwd: dir });
       await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `warm-raw-${s.name}`], { cwd: dir });
     }
     for (let run = 1; run <= args.runs; run++) {
       process.stderr.write(`run ${run}/${args.runs}\n`);
       for (let i = 0; i < args.coldRuns; i++) {
-        for (const c of coldCommands) {
-          const result = await timeNode(c.args, { cwd: dir });
-          if (result.code !== 0) throw new Error(`${c.name} exited ${result.code}: ${result.stderr}`);
-          samples.cold[c.name].push({ wallMs: result.wallMs, rssKiB: result.rssKiB });
-        }
+        for (const c of coldCommands) await timeCommand(c, samples.cold);
       }
+      for (const c of breakdownCommands) await timeCommand(c, samples.breakdown);
       for (const s of planned) {
-        const cli = await timeNode(cliArgs(s, `r${run}-${s.name}`), { cwd: dir });
+        const cli = await timeNode(cliArgs(args.tool, s, `r${run}-${s.name}`), { cwd: dir });
         const record = checkRun(s, cli);
         samples.cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: record.steps.length, bytes: Buffer.byteLength(cli.stdout) });
         samples.records[s.name] = record;
@@ -115,10 +141,10 @@ async function main() {
     const after = machineInfo();
     const summary = summarise(planned, samples);
     const loopCheck = checkLoopRecords(samples);
-    const results = { date: new Date().toISOString(), runs: args.runs, machine: before, loadAfter: after.loadavg, ...summary, loopCheck };
+    const results = { date: new Date().toISOString(), runs: args.runs, tool: args.tool, entry: entryOf(args.tool), machine: before, loadAfter: after.loadavg, ...summary, loopCheck };
     printReport(results, process.stdout);
-    writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`\nwrote ${RESULTS}\n`);
+    writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`\nwrote ${args.out}\n`);
   } finally {
     api.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,8 @@ export function parseDocumentText(text: string, file: string, absolutePath: stri
     const message = first.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(text, first.pos[0]) : first.message;
     fail('YAML_SYNTAX', `invalid YAML: ${message}`, pos);
   }
-  const dangling = findUnresolvedAlias(doc);
+  // Every alias is written `*name`: without a '*' there is none, and the tree walk is skipped.
+  const dangling = text.includes('*') ? findUnresolvedAlias(doc) : undefined;
   if (dangling !== undefined) {
     fail('YAML_SYNTAX', `invalid YAML: alias *${dangling.name} has no anchor &${dangling.name} before it`, lines.linePos(dangling.offset));
   }

@@ -1,5 +1,6 @@
 /** What the registry knows about one API: where it lives and how to authenticate (never the secret). */
 
+/** The schemes `tool auth login --type` accepts, in menu order. */
 export const AUTH_TYPES = [
   'bearer',
   'basic',
@@ -11,6 +12,7 @@ export const AUTH_TYPES = [
 
 export type AuthType = (typeof AUTH_TYPES)[number];
 
+/** Where an API key can go (`--in`). */
 export const KEY_LOCATIONS = ['header', 'query', 'cookie'] as const;
 
 export type KeyLocation = (typeof KEY_LOCATIONS)[number];

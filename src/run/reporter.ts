@@ -23,6 +23,8 @@ export function createReporter(stderr: Writable, style: Style, opts: { quiet?: b
     info: (message) => progress(message),
     dryRun: (stepId, request) => write(formatDryRun(stepId, request)),
     stepDone(stepId, request, response, ok, reason) {
+      // Redacting and formatting a line nobody sees is a cost paid on every step of a quiet run.
+      if (opts.quiet) return;
       const shown = redactRequest(request);
       const mark = ok ? style.green('✓') : style.red('✗');
       const status = response ? String(response.status) : '---';

@@ -23,16 +23,13 @@ describe('tool auth', () => {
     api = await startServer((hit, res) => sendJson(res, 200, { ok: true, url: hit.url }));
   });
   afterEach(async () => {
-    for (const output of outputs) {
-      for (const secret of SECRETS) {
-        expect(output.stdout).not.toContain(secret);
-        expect(output.stderr).not.toContain(secret);
-      }
-    }
     await api.close();
     await oauth?.close();
     oauth = undefined;
     await home.remove();
+    // Checked after the cleanup so a leak fails the test without leaving servers open.
+    const leaks = outputs.flatMap((output) => SECRETS.filter((secret) => output.stdout.includes(secret) || output.stderr.includes(secret)));
+    expect(leaks).toEqual([]);
   });
   const run = async (argv: string[], stdin?: string | Readable, env: Record<string, string> = {}, onStderr?: (text: string) => void): Promise<Outcome> => {
     const outcome = await tool(argv, { env: { ...home.env, ...env }, ...(stdin !== undefined ? { stdin } : {}), ...(onStderr ? { onStderr } : {}) });
@@ -113,6 +110,12 @@ describe('tool auth', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     await expect(stat(join(home.configDir, 'credentials.json'))).rejects.toThrow();
+  });
+
+  it('lists the auth subcommands with `tool auth`', async () => {
+    const help = await run(['auth']);
+    expect(help.code).toBe(0);
+    for (const sub of ['login', 'logout', 'status']) expect(help.stdout).toContain(`tool auth ${sub}`);
   });
 
   it('refuses to log in to an API that is not registered', async () => {

@@ -54,7 +54,7 @@ export async function performLogin(api: ApiEntry, plan: LoginPlan, deps: LoginDe
     registry.set(api.name, { ...entry, auth: plan.auth });
   });
   lines.unshift(`Logged in to ${api.name} (${describeAuth(plan.auth)}).`);
-  lines.push(whereTheSecretIs(plan, deps) + (plan.secret ?? ""));
+  lines.push(whereTheSecretIs(plan, deps));
   if (token !== undefined) lines.push(token.expiresAt === undefined ? 'Access token cached (no expiry given).' : `Access token cached until ${new Date(token.expiresAt).toISOString()}; it is refreshed automatically.`);
   return lines;
 }
