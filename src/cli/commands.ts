@@ -9,6 +9,7 @@ import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
 import { GraphCommand } from './graph-command.js';
+import { DemoCommand } from './demo-command.js';
 
 /** Every command class of the CLI except the builtins. Command files stay light: heavy modules load inside execute(). */
 export const commandClasses = [
@@ -25,4 +26,5 @@ export const commandClasses = [
   AuthLoginCommand,
   AuthLogoutCommand,
   AuthStatusCommand,
+  DemoCommand,
 ];

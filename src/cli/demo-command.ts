@@ -26,14 +26,13 @@ export class DemoCommand extends ToolCommand {
   });
 
   async execute(): Promise<number> {
-    const [{ startDemoApi }, { mkdtemp, rm }, { tmpdir }, { join }, { packageRoot }, { runCli }] = await Promise.all([
-      import('../demo/demo-api.js'),
-      import('node:fs/promises'),
-      import('node:os'),
-      import('node:path'),
-      import('../package-root.js'),
-      import('./run-cli.js'),
-    ]);
+    // One import at a time: jest's ESM loader cannot take concurrent dynamic imports.
+    const { startDemoApi } = await import('../demo/demo-api.js');
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { packageRoot } = await import('../package-root.js');
+    const { runCli } = await import('./run-cli.js');
     const api = await startDemoApi();
     const home = await mkdtemp(join(tmpdir(), 'tool-demo-'));
     try {

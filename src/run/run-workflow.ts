@@ -8,7 +8,7 @@ import { CommandUsageError, EXIT } from '../cli/errors.js';
 import { styleFor, type Style } from '../cli/style.js';
 import { createPipeline, type Pipeline } from '../http/index.js';
 import { createDescriptionLoader } from './description-loader.js';
-import { bindSources, NO_APIS, type ApiLookup, type BoundSource } from './bind-sources.js';
+import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
 import { compileSteps } from './compile-steps.js';
 import { createStepExecutor } from './execute-step.js';
 import { createJudge } from './judge.js';
@@ -44,10 +44,12 @@ export interface RunIO {
   cwd: string;
   colors: boolean;
   signal: AbortSignal;
+  /** Environment: where the API registry and credentials live (XDG_CONFIG_HOME, HOME), env-var secrets. */
+  env: Record<string, string | undefined>;
 }
 
 export interface RunDeps {
-  /** Configured APIs for binding; none by default. */
+  /** Configured APIs for binding; the user's registry (apis.json) by default. */
   registry?: ApiLookup;
 }
 
@@ -78,7 +80,8 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (!reportFindings(findings, doc, io.stderr, style)) return EXIT.INVALID_DOCUMENT;
 
     const workflow = selectWorkflow(doc, opts.workflowId);
-    const { sources, warnings } = await bindSources(doc, deps.registry ?? NO_APIS, loadDescription);
+    const registry = deps.registry ?? (await (await import('../config/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
+    const { sources, warnings } = await bindSources(doc, registry, loadDescription);
     for (const warning of warnings) reporter.warn(warning);
     if (opts.verbose) printBanner(sources, io.stderr, style);
 
