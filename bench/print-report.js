@@ -14,7 +14,7 @@ export function printReport(results, out) {
   write();
   write(`${results.date} · ${m.nproc} CPUs (${m.cpuModel}) · ${m.memoryGiB} GiB · Node ${m.node} · ${m.platform} · commit ${m.commit}`);
   write(`load average before ${m.loadavg.join(' ')}, after ${results.loadAfter.join(' ')} · ${results.runs} runs each, medians`);
-  write(`program: ${results.tool} -> ${results.entry === 'bundle' ? 'dist/bundle/tool.js (bundle)' : 'WARNING: dist/src/bin.js (separate modules: the bundle is missing or older than tsc output; run npm run build)'}`);
+  write(`program: ${results.tool} -> ${results.entry === 'bundle' ? 'dist/bundle/tool.js (bundle)' : `WARNING: ${results.entry === 'mixed' ? 'bundle and separate modules (dist/ was rebuilt during the run)' : 'dist/src/bin.js (separate modules: the bundle is missing or older than tsc output; run npm run build)'}`}`);
   write();
   write(
     table(
@@ -42,10 +42,9 @@ export function printReport(results, out) {
   const b = results.breakdown;
   if (b) {
     write(
-      `linear-1000 overhead per step, split: document (parse + validate) ${b.documentMsPerStep} ms; ` +
-        `machine, templating, dry-run walk ${b.machineAndRenderMsPerStep} ms; ` +
-        `remainder (pipeline above got, criteria, outputs, GC) ${b.remainderMsPerStep} ms ` +
-        `(validate-1000 ${b.validate1000Ms} ms, dry-run-1000 ${b.dryRun1000Ms} ms, ${b.dryRun1000PeakRssMiB} MiB)`,
+      `linear-1000 overhead per step: ${b.documentMsPerStep} ms the document (read, YAML parse, positions, validation; ` +
+        `\`validate\` of it takes ${b.validate1000Ms} ms and ${b.validate1000PeakRssMiB} MiB), ` +
+        `${b.restMsPerStep} ms the rest (steps and machine compiled, machine walked, requests rendered and judged, GC)`,
     );
     write();
   }

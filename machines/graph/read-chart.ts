@@ -35,6 +35,8 @@ export interface Chart {
   description?: string;
   root: ChartState;
   edges: ChartEdge[];
+  /** Every state by its dotted path (`''` is the root). */
+  states: Map<string, ChartState>;
 }
 
 /** Thrown when the config has a target the reader cannot resolve; a bug in the compiler, never in the document. */
@@ -55,7 +57,13 @@ export function readChart(config: object): Chart {
   const id = typeof root.id === 'string' ? root.id : '(machine)';
   const edges: ChartEdge[] = [];
   const state = readState(root, [], id, edges);
-  const chart: Chart = { id, root: state, edges };
+  const states = new Map<string, ChartState>();
+  const index = (s: ChartState): void => {
+    states.set(s.path.join('.'), s);
+    s.children.forEach(index);
+  };
+  index(state);
+  const chart: Chart = { id, root: state, edges, states };
   if (typeof root.description === 'string') chart.description = root.description;
   markUnreachable(chart);
   return chart;
@@ -66,7 +74,9 @@ function markUnreachable(chart: Chart): void {
   const outgoing = new Map<string, ChartEdge[]>();
   for (const edge of chart.edges) {
     const key = edge.from.join('.');
-    outgoing.set(key, [...(outgoing.get(key) ?? []), edge]);
+    const list = outgoing.get(key);
+    if (list) list.push(edge);
+    else outgoing.set(key, [edge]);
   }
   // A state is active when it or a descendant is: its own transitions and its ancestors' can fire.
   const active = new Set<string>();
@@ -173,9 +183,7 @@ function isObject(value: unknown): value is Config {
 
 /** The state at `path`, or undefined. */
 export function stateAt(chart: Chart, path: readonly string[]): ChartState | undefined {
-  let state: ChartState | undefined = chart.root;
-  for (const key of path) state = state?.children.find((child) => child.key === key);
-  return state;
+  return chart.states.get(path.join('.'));
 }
 
 /** Where a transition into `state` lands: its initial descendants down to an atomic or final state. */

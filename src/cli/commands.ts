@@ -1,15 +1,18 @@
 import { ApiAddCommand } from './api-add-command.js';
 import { ApiListCommand } from './api-list-command.js';
+import { ApiOpsCommand } from './api-ops-command.js';
 import { ApiRemoveCommand } from './api-remove-command.js';
 import { ApiShowCommand } from './api-show-command.js';
 import { AuthLoginCommand } from './auth-login-command.js';
 import { AuthLogoutCommand } from './auth-logout-command.js';
 import { AuthStatusCommand } from './auth-status-command.js';
+import { CacheClearCommand } from './cache-clear-command.js';
 import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
 import { GraphCommand } from './graph-command.js';
 import { DemoCommand } from './demo-command.js';
+import { requestCommands } from './request-command.js';
 
 /** Every command class of the CLI except the builtins. Command files stay light: heavy modules load inside execute(). */
 export const commandClasses = [
@@ -22,9 +25,13 @@ export const commandClasses = [
   ApiListCommand,
   ApiShowCommand,
   ApiRemoveCommand,
+  ApiOpsCommand,
   groupHelpCommand('auth', 'log in to registered APIs and manage their credentials'),
   AuthLoginCommand,
   AuthLogoutCommand,
   AuthStatusCommand,
+  groupHelpCommand('cache', 'manage the cache of fetched API descriptions'),
+  CacheClearCommand,
+  ...requestCommands,
   DemoCommand,
 ];

@@ -84,6 +84,7 @@ export async function sendWithRetries(
       status: response.status,
       headers: response.headers,
       body: parseBody(firstValue(response.headers['content-type']), response.bytes),
+      bytes: response.bytes,
       url: response.url,
       durationMs: performance.now() - started,
       retries,

@@ -49,6 +49,11 @@ export interface HttpResponse {
   headers: Record<string, string | string[]>;
   /** Parsed by content type: JSON value, text as string, anything else as Buffer; undefined for no body. */
   body: unknown;
+  /**
+   * The body bytes exactly as received (content-encoding removed). Direct calls print these and the
+   * description cache stores them, since re-serialising `body` would not give the server's text back.
+   */
+  bytes?: Buffer;
   /** The final URL after redirects. */
   url: string;
   /** Milliseconds from send to the full body, transport retries included. */

@@ -26,7 +26,12 @@ export async function loadDescription(location: string, opts: LoadDescriptionOpt
   return parseDescription(text, target.location, { fetchText: opts.fetchText });
 }
 
-function resolveLocation(location: string, baseFile: string): { location: string; remote: boolean } {
+/**
+ * Where a source description `location` points: an http(s) URL (remote) or an absolute file path,
+ * resolved against `baseFile`. Throws DescriptionError DESCRIPTION_UNREADABLE for an empty
+ * location, a bad file URL or another URL scheme.
+ */
+export function resolveLocation(location: string, baseFile: string): { location: string; remote: boolean } {
   if (location === '') {
     throw new DescriptionError('DESCRIPTION_UNREADABLE', location, `${baseFile}: a source description has an empty url; give a file path or http(s) URL`);
   }

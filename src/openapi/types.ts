@@ -23,6 +23,8 @@ export interface Operation {
   method: HttpMethod;
   /** Path template as written, e.g. `/pets/{petId}`. */
   path: string;
+  /** The operation's `summary`, for listings (`tool api ops`). */
+  summary?: string;
   /**
    * Operation-, then path-, then document-level server URLs, variables at their defaults.
    * Made absolute when the description came over http(s); kept as written for a file.

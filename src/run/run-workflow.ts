@@ -67,7 +67,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   let live: LiveInspector | undefined;
   let holdLiveView = false;
   try {
-    const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath);
+    const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, { env: io.env, warn: (message) => reporter.warn(message) });
     const findings = await validateDocument(doc, {
       loadOperations: async (url) => {
         try {

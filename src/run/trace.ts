@@ -14,6 +14,8 @@ import { FileError, ToolError } from '../cli/errors.js';
 import { redactRequest } from '../http/index.js';
 import type { Reporter } from './reporter.js';
 
+const FLUSH_AT = 64 * 1024;
+
 /** Version of the line schema; bump it when a field changes meaning or goes away. */
 export const TRACE_VERSION = 1;
 
@@ -63,6 +65,12 @@ export interface TracerOptions {
   now?: () => number;
 }
 
+/** Suffixes compile-workflow adds to an action's label on the transitions that stop the workflow instead. */
+const OUTCOMES: ReadonlyArray<[suffix: string, field: string]> = [
+  [' (limit reached)', 'limitReached'],
+  [' (criteria cannot be evaluated)', 'criteriaBroken'],
+];
+
 interface StepInfo {
   stepId: string;
   actions: Map<string, ActionPlan>;
@@ -81,6 +89,8 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
   let counters = { retries: 0, runs: 0 };
   let done = false;
   let failure: unknown;
+  let pending = '';
+  let flushSoon: NodeJS.Immediate | undefined;
   // Without a listener a failed write would crash the run; the error is reported by finish().
   out.on('error', (error) => {
     failure ??= error;
@@ -89,7 +99,17 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
   const write = (type: TraceLineType, fields: Record<string, unknown>, at = now()) => {
     if (done || failure !== undefined) return;
     const line: TraceLine = { v: TRACE_VERSION, t: Math.round((at - origin) * 1000) / 1000, type, ...fields };
-    out.write(`${JSON.stringify(line)}\n`);
+    pending += `${JSON.stringify(line)}\n`;
+    // Lines of one macrostep go out as one write, on the next turn of the event loop or once 64 KiB wait.
+    if (pending.length >= FLUSH_AT) flush();
+    else flushSoon ??= setImmediate(flush);
+  };
+  const flush = () => {
+    if (flushSoon) clearImmediate(flushSoon);
+    flushSoon = undefined;
+    if (pending === '' || failure !== undefined) return;
+    out.write(pending);
+    pending = '';
   };
 
   const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }) => {
@@ -102,11 +122,11 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       const owner = steps.get(transition.source.path[0] ?? '');
       const description = transition.description;
       if (!owner || description === undefined) continue;
-      const limitReached = description.endsWith(' (limit reached)');
-      const action = owner.actions.get(limitReached ? description.slice(0, -' (limit reached)'.length) : description);
+      const outcome = OUTCOMES.find(([suffix]) => description.endsWith(suffix));
+      const action = owner.actions.get(outcome ? description.slice(0, -outcome[0].length) : description);
       if (!action) continue;
       const fields: Record<string, unknown> = { stepId: owner.stepId, action: action.name, actionType: action.type, label: description };
-      if (limitReached) fields.limitReached = true;
+      if (outcome) fields[outcome[1]] = true;
       write('action', { ...fields, ...counters });
     }
     const state = statePath(snapshot.value);
@@ -154,6 +174,7 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       const fields: Record<string, unknown> = { status, runs: context?.runs ?? counters.runs, records: context?.records.length ?? 0 };
       if (context?.failure) fields.failure = { ...context.failure };
       write('end', fields);
+      flush();
       done = true;
       out.end();
       await finished(out).catch((error: unknown) => {

@@ -158,6 +158,28 @@ describe('createTracer', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'end', status: 'failed', failure: { code: 'RETRIES_EXHAUSTED' } });
   });
 
+  it('marks the action whose criteria could not be evaluated', async () => {
+    const broken: WorkflowPlan = {
+      workflowId: 'wf',
+      steps: [step('a', { onFailure: [action('end', { name: 'stop', criteriaId: 0, criteriaCanFail: true, label: 'onFailure: stop (end) [$response.body#/n > 3]' })] })],
+    };
+    const out = new Collector();
+    const tracer = createTracer(out, broken, { maxSteps: 5 });
+    const judge = { ...judgeOf([() => false]), criteriaError: () => 'operand cannot be coerced to a number' };
+    const machine = compileWorkflow(broken, judge).provide({
+      actors: { runStep: fromPromise<StepOutcome, RunStepInput>(async () => ({ statusCode: 500, ok: false, dryRun: false, outputs: {} })) },
+    });
+    const actor = createActor(machine, { input: { inputs: {}, maxSteps: 5 }, inspect: tracer.inspect });
+    await new Promise<void>((resolve) => {
+      actor.subscribe({ complete: resolve });
+      actor.start();
+    });
+    await tracer.finish(actor.getSnapshot().context, false);
+    const lines = linesOf(out.text);
+    expect(lines.find((l) => l.type === 'action')).toMatchObject({ action: 'stop', actionType: 'end', criteriaBroken: true, label: 'onFailure: stop (end) [$response.body#/n > 3] (criteria cannot be evaluated)' });
+    expect(lines.at(-1)).toMatchObject({ type: 'end', status: 'failed', failure: { message: 'criteria of action "stop": operand cannot be coerced to a number' } });
+  });
+
   it('writes nothing after the end line', async () => {
     const out = new Collector();
     const tracer = createTracer(out, plan, { maxSteps: 5 });

@@ -1,0 +1,15 @@
+/** Errors about the description cache's configuration. */
+
+import { EXIT, ToolError } from '../cli/errors.js';
+
+export type CacheErrorCode = 'CACHE_TTL_INVALID';
+
+/** Thrown when TOOL_CACHE_TTL is not a whole number of seconds (exit 2). */
+export class CacheError extends ToolError {
+  declare readonly code: CacheErrorCode;
+
+  constructor(code: CacheErrorCode, message: string, hint?: string) {
+    super(code, message, EXIT.USAGE, hint);
+    this.name = 'CacheError';
+  }
+}

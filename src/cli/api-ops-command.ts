@@ -1,0 +1,56 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { EXIT, ToolError } from './errors.js';
+import { ToolCommand } from './tool-command.js';
+
+/** `tool api ops <name>`: the operations of a registered API's description (`--spec`). */
+export class ApiOpsCommand extends ToolCommand {
+  static override paths = [['api', 'ops']];
+
+  static override usage = Command.Usage({
+    category: 'APIs',
+    description: "list the operations of a registered API's description",
+    details: `
+      Loads the description given with \`tool api add --spec\` (a file, or an http(s) URL fetched through the description cache; see docs/apis.md) and prints one row per operation on stdout: operationId, method, path and summary, in document order. Operations without an operationId are not listed, since a workflow step cannot call them.
+
+      \`--output json\` prints an array of \`{ operationId, method, path, summary }\` instead.
+    `,
+    examples: [
+      ['List the operations', '$0 api ops petstore'],
+      ['As JSON for a script', '$0 api ops petstore --output json'],
+    ],
+  });
+
+  name = Option.String({ name: 'name', required: true });
+
+  output = Option.String('--output', 'table', { description: 'table or json', validator: t.isEnum(['table', 'json'] as const) });
+
+  async execute(): Promise<number> {
+    const { apiRegistry, requireApi } = await import('../config/api-registry.js');
+    const { configPaths } = await import('../config/paths.js');
+    const paths = configPaths(this.context.env);
+    const api = requireApi(await apiRegistry(paths).read(), this.name);
+    if (api.spec === undefined) {
+      throw new ToolError('NO_SPEC', `API "${api.name}" has no description`, EXIT.USAGE, `Add one: tool api add ${api.name} ${api.baseUrl} --spec <file|url> --force`);
+    }
+    const { createPipeline } = await import('../http/index.js');
+    const { createDescriptionLoader } = await import('../run/description-loader.js');
+    const { formatOperationsTable, operationsToJson } = await import('./operations-table.js');
+    const pipeline = createPipeline();
+    try {
+      // `tool api add` stores an absolute path or a URL; a hand-edited relative path is taken from the registry's folder.
+      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, warn: (message) => this.note(`${this.style.yellow('warning:')} ${message}`) });
+      const operations = [...(await load(api.spec)).operations.values()];
+      if (this.output === 'json') {
+        this.context.stdout.write(`${JSON.stringify(operationsToJson(operations), null, 2)}\n`);
+      } else if (operations.length === 0) {
+        this.note(`${api.spec} has no operations with an operationId.`);
+      } else {
+        this.context.stdout.write(formatOperationsTable(operations));
+      }
+      return 0;
+    } finally {
+      pipeline.close();
+    }
+  }
+}

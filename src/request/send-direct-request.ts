@@ -1,0 +1,112 @@
+/** `tool get|post|put|patch|delete|head`: one request through the shared pipeline, the body on stdout. */
+
+import type { Readable, Writable } from 'node:stream';
+import { CommandUsageError, EXIT, ToolError } from '../cli/errors.js';
+import { createPipeline, redactRequest, TransportError, type HttpMethod, type HttpRequest, type HttpResponse } from '../http/index.js';
+import { formatRequestLines, formatResponseLines, statusLine } from './format-exchange.js';
+import { headerValue, parseHeaderFlags } from './parse-header-flags.js';
+import { readRequestBody } from './read-request-body.js';
+import { resolveTarget, type Target } from './resolve-target.js';
+import { writeResponseBody } from './write-response-body.js';
+
+export interface DirectCallOptions {
+  method: HttpMethod;
+  /** An absolute http(s) URL or `<api-name>/<path>`. */
+  target: string;
+  /** `Name: value` strings from -H. */
+  headers: readonly string[];
+  /** -d: the body text, `@file`, or `-` for stdin. */
+  data?: string;
+  /** --json: JSON Content-Type and Accept unless -H sets them. */
+  json: boolean;
+  verbose: boolean;
+  /** --fail: exit 1 on HTTP >= 400 (the body then goes to stderr, not stdout). */
+  fail: boolean;
+  retry: number;
+  retryUnsafe: boolean;
+  timeoutMs: number;
+}
+
+export interface DirectCallIO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdoutIsTTY: boolean;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  signal: AbortSignal;
+}
+
+/** What a failing body shows on stderr with --fail, at most. */
+const ERROR_BODY_LIMIT = 2048;
+
+/**
+ * Sends the request and writes the response body on stdout. Returns 0, or 1 for HTTP >= 400 with
+ * --fail. Throws ToolError: usage and configuration problems (exit 2), transport failures (exit 1,
+ * one line), Ctrl-C (exit 130).
+ */
+export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallIO): Promise<number> {
+  const headers = parseHeaderFlags(opts.headers);
+  if (opts.data !== undefined && opts.method === 'HEAD') throw new CommandUsageError('a HEAD request has no body; drop -d/--data');
+  const body = opts.data === undefined ? undefined : await readRequestBody(opts.data, io);
+  const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
+  const say = (line: string) => io.stderr.write(`${line}\n`);
+  try {
+    const target = await resolveTarget(opts.target, { env: io.env, pipeline });
+    const req = buildRequest(opts, headers, body, target);
+    if (opts.verbose) formatRequestLines(req, target).forEach(say);
+    const response = await send(pipeline.send(req, { signal: io.signal }), io.signal);
+    if (opts.verbose) formatResponseLines(req, response).forEach(say);
+    if (response.status >= 400) {
+      const hint = target.api !== undefined && target.auth === undefined && (response.status === 401 || response.status === 403) ? ` (API "${target.api.name}" has no credentials: tool auth login ${target.api.name})` : '';
+      if (opts.fail) {
+        say(`error: HTTP ${statusLine(response.status)}: ${req.method} ${redactRequest(req).url}${hint}`);
+        const excerpt = errorExcerpt(response);
+        if (excerpt !== undefined) say(excerpt);
+        return EXIT.RUN_FAILED;
+      }
+      if (!opts.verbose || hint !== '') say(`HTTP ${statusLine(response.status)}${hint}`);
+    }
+    if (opts.method !== 'HEAD') {
+      const note = await writeResponseBody(response, io);
+      if (note !== undefined) say(`note: ${note}`);
+    }
+    return EXIT.OK;
+  } finally {
+    pipeline.close();
+  }
+}
+
+function buildRequest(opts: DirectCallOptions, given: Record<string, string>, body: Buffer | undefined, target: Target): HttpRequest {
+  const headers = { ...given };
+  if (headerValue(headers, 'accept') === undefined) headers.accept = opts.json ? 'application/json' : '*/*';
+  const req: HttpRequest = { method: opts.method, url: target.url, headers };
+  if (body !== undefined) {
+    // curl's defaults: --json says JSON, a bare -d is a form.
+    const contentType = headerValue(headers, 'content-type') ?? (opts.json ? 'application/json' : 'application/x-www-form-urlencoded');
+    if (headerValue(headers, 'content-type') === undefined) headers['content-type'] = contentType;
+    req.body = { kind: 'bytes', contentType, data: body };
+  }
+  if (target.auth !== undefined) req.auth = target.auth;
+  return req;
+}
+
+/** The response, or a ToolError: one line for a transport failure, exit 130 for Ctrl-C. */
+async function send(sending: Promise<HttpResponse>, signal: AbortSignal): Promise<HttpResponse> {
+  try {
+    return await sending;
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    if (error.code === 'ABORTED' || signal.aborted) throw new ToolError('INTERRUPTED', 'interrupted; the request was abandoned', EXIT.INTERRUPTED);
+    const retried = error.retries > 0 ? ` (after ${error.retries} ${error.retries === 1 ? 'retry' : 'retries'})` : '';
+    throw new ToolError('TRANSPORT', `${error.message}${retried}`, EXIT.RUN_FAILED);
+  }
+}
+
+/** A text body of a failed response, cut to a readable size; undefined for none or a binary one. */
+function errorExcerpt(response: HttpResponse): string | undefined {
+  const body = response.body;
+  if (body === undefined || Buffer.isBuffer(body)) return undefined;
+  const text = typeof body === 'string' ? body : (response.bytes?.toString('utf8') ?? JSON.stringify(body));
+  return text.length > ERROR_BODY_LIMIT ? `${text.slice(0, ERROR_BODY_LIMIT)}… (${text.length - ERROR_BODY_LIMIT} more characters)` : text.trimEnd();
+}
