@@ -4,9 +4,9 @@
  * yaml and the run machinery for `arazzo run`, ...), so each command still loads only what it
  * needs. Loading a few bundled files instead of ~400 separate modules is most of what `tool`
  * costs at start-up; see docs/performance.md. bin/tool.js prefers the bundle when it is at least
- * as new as dist/src/bin.js. Run by `npm run build` after tsc.
+ * as new as dist/src/bin.js. Run by `npm run build` after tsc. The bundle is an optimisation: if
+ * esbuild is missing or fails, this warns and exits 0, and bin/tool.js loads dist/src/ instead.
  */
-import { build } from 'esbuild';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -52,18 +52,24 @@ const commonJsNamedExports = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { tool: join(root, 'dist', 'src', 'bin.js') },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  // Bundled CommonJS dependencies (clipanion, typanion, yaml, got's helpers) call require() for
-  // Node's built-ins; an ES module has no require, so give each output file one.
-  banner: { js: "import { createRequire as __toolCreateRequire } from 'node:module';\nconst require = __toolCreateRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
-  plugins: [commonJsNamedExports],
-  logLevel: 'warning',
-});
+try {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: { tool: join(root, 'dist', 'src', 'bin.js') },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Bundled CommonJS dependencies (clipanion, typanion, yaml, got's helpers) call require() for
+    // Node's built-ins; an ES module has no require, so give each output file one.
+    banner: { js: "import { createRequire as __toolCreateRequire } from 'node:module';\nconst require = __toolCreateRequire(import.meta.url);" },
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [commonJsNamedExports],
+    logLevel: 'warning',
+  });
+} catch (error) {
+  rmSync(outdir, { recursive: true, force: true });
+  process.stderr.write(`warning: no bundle built (${String(error?.message ?? error).split('\n')[0]}); bin/tool.js will load dist/src/ (slower start-up)\n`);
+}

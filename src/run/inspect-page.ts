@@ -59,7 +59,10 @@ source.onmessage = (e) => {
   if (ev.type === '@xstate.actor' && ev.parentId === undefined && rootId === null) {
     rootId = ev.sessionId;
     const def = JSON.parse(ev.definition || '{}');
-    for (const key of Object.keys(def.states || {})) {
+    // The definition's keys arrive sorted by name; show steps by index (s2 before s10), then the finals.
+    const order = (key) => (/^s(\\d+)_/.exec(key) ? Number(/^s(\\d+)_/.exec(key)[1]) : Infinity);
+    const keys = Object.keys(def.states || {}).sort((a, b) => order(a) - order(b) || (a === 'succeeded' ? -1 : b === 'succeeded' ? 1 : 0));
+    for (const key of keys) {
       const chip = document.createElement('span'); chip.textContent = key; chips.set(key, chip); $('states').appendChild(chip);
     }
     return;

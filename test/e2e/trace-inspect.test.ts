@@ -50,6 +50,8 @@ describe('tool arazzo run --inspect', () => {
     const live = spawnTool(['arazzo', 'run', liveDemo.file, ...INPUTS, '--inspect'], liveDemo.dir);
     const [, url] = await waitFor(live.stderr, /inspect: live view at (http:\/\/127\.0\.0\.1:\d+\/) \(this machine only/, live.exit);
     await waitFor(live.stderr, /the run is over; the live view stays at .* until you press Ctrl-C/, live.exit);
+    // stdout and stderr are separate pipes: wait for the whole record rather than trust their order.
+    await waitFor(live.stdout, /\n}\n$/, live.exit);
     expect(live.stdout()).toBe(plain.stdout());
 
     const events = await readEvents(`${url}events`);
