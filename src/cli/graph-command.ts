@@ -3,12 +3,6 @@ import * as t from 'typanion';
 import { EXIT } from './errors.js';
 import { ToolCommand } from './tool-command.js';
 
-/**
- * Findings that `arazzo run` reports as warnings because they only fail when reached; the graph
- * draws those constructs (as transitions to `failed`), so they do not stop it either.
- */
-const DRAWN_ANYWAY = new Set<string>(['CROSS_WORKFLOW_GOTO', 'ACTION_NOT_SUPPORTED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED']);
-
 /** `tool arazzo graph <file>`: prints the statechart a workflow compiles to, as Mermaid, Graphviz dot or XState JSON. */
 export class GraphCommand extends ToolCommand {
   static override paths = [['arazzo', 'graph']];
@@ -40,22 +34,15 @@ export class GraphCommand extends ToolCommand {
   });
 
   async execute(): Promise<number> {
-    const { loadDocument, validateDocument, formatFinding } = await import('../arazzo/index.js');
-    const { selectWorkflow } = await import('../run/run-workflow.js');
+    const { loadDocument, validateDocument } = await import('../arazzo/index.js');
+    const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
     const { planWorkflow } = await import('../run/plan-workflow.js');
     const { compileWorkflow } = await import('../../machines/compile-workflow.js');
     const { toDot, toMermaid, toStatelyJson } = await import('../../machines/graph/index.js');
 
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.
-    const blocking = (await validateDocument(doc)).filter((f) => f.severity === 'error' && !DRAWN_ANYWAY.has(f.code));
-    if (blocking.length > 0) {
-      for (const finding of blocking) this.note(formatFinding(finding, doc.file, this.style));
-      const count = `${blocking.length} ${blocking.length === 1 ? 'error' : 'errors'}`;
-      this.note(`${this.style.red('error:')} ${doc.file} is not a valid workflow document (${count}).`);
-      this.note(`  Run \`tool arazzo validate ${doc.file}\` for details.`);
-      return EXIT.INVALID_DOCUMENT;
-    }
+    if (!reportFindings(await validateDocument(doc), doc, this.context.stderr, this.style, 'nothing was drawn', false)) return EXIT.INVALID_DOCUMENT;
 
     const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow));
     const machine = compileWorkflow(plan, {

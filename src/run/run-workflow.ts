@@ -2,12 +2,13 @@ import type { Writable } from 'node:stream';
 import { createActor, fromPromise, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
 import type { RunStepInput, StepOutcome, WorkflowContext } from '../../machines/types.js';
-import { formatFinding, loadDocument, validateDocument, type Finding } from '../arazzo/index.js';
-import type { LoadedDocument, Workflow } from '../arazzo/model.js';
-import { CommandUsageError, EXIT } from '../cli/errors.js';
+import { loadDocument, validateDocument } from '../arazzo/index.js';
+import type { LoadedDocument } from '../arazzo/model.js';
+import { EXIT } from '../cli/errors.js';
 import { styleFor, type Style } from '../cli/style.js';
 import { createPipeline, type Pipeline } from '../http/index.js';
 import { createDescriptionLoader } from './description-loader.js';
+import { reportFindings, selectWorkflow } from './gate-document.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
 import { compileSteps } from './compile-steps.js';
 import { createStepExecutor } from './execute-step.js';
@@ -77,7 +78,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
         }
       },
     });
-    if (!reportFindings(findings, doc, io.stderr, style)) return EXIT.INVALID_DOCUMENT;
+    if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent')) return EXIT.INVALID_DOCUMENT;
 
     const workflow = selectWorkflow(doc, opts.workflowId);
     const registry = deps.registry ?? (await (await import('../config/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
@@ -166,42 +167,6 @@ function runMachine(
     signal.addEventListener('abort', onAbort, { once: true });
     actor.start();
   });
-}
-
-/**
- * Findings that the spec makes runtime errors (when the construct is reached), not reasons to
- * refuse the whole run: cross-workflow goto, replay, regex/jsonpath action criteria, `context`.
- */
-const RUNTIME_ERRORS = new Set<string>(['CROSS_WORKFLOW_GOTO', 'ACTION_NOT_SUPPORTED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED']);
-
-/** Prints validation findings on stderr; returns false when any blocks the run. */
-function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style): boolean {
-  const shown = findings.map((f) =>
-    f.severity === 'error' && RUNTIME_ERRORS.has(f.code) ? { ...f, severity: 'warning' as const, message: `${f.message} (fails at runtime if reached)` } : f,
-  );
-  const errors = shown.filter((f) => f.severity === 'error');
-  for (const finding of shown) stderr.write(`${formatFinding(finding, doc.file, style)}\n`);
-  if (errors.length > 0) {
-    stderr.write(
-      `${style.red('error:')} ${doc.file} is not a valid workflow document (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); nothing was sent.\n` +
-        `  Run \`tool arazzo validate ${doc.file}\` for details.\n`,
-    );
-    return false;
-  }
-  return true;
-}
-
-/** The workflow to run: the one named by --workflow, or the only one. Throws a usage error listing the ids otherwise. */
-export function selectWorkflow(doc: LoadedDocument, workflowId: string | undefined): Workflow {
-  const workflows = doc.model.workflows;
-  const ids = workflows.map((w) => w.workflowId ?? '?').join(', ');
-  if (workflowId !== undefined) {
-    const found = workflows.find((w) => w.workflowId === workflowId);
-    if (!found) throw new CommandUsageError(`${doc.file} has no workflow "${workflowId}"`, `Its workflows: ${ids}`);
-    return found;
-  }
-  if (workflows.length === 1) return workflows[0]!;
-  throw new CommandUsageError(`${doc.file} has ${workflows.length} workflows; choose one with --workflow <id>`, `Its workflows: ${ids}`);
 }
 
 function printBanner(sources: BoundSource[], stderr: Writable, style: Style): void {
