@@ -59,7 +59,7 @@ export function cachedFetcher(deps: CachedFetchDeps): (url: string) => Promise<F
 
   return async (url) => {
     const cached = await store?.readMeta(url);
-    const cachedText = async (entry: CachedBody) => (await store?.readBody(entry)) ?? undefined;
+    const cachedText = (entry: CachedBody): Promise<string | undefined> => store?.readBody(entry) ?? Promise.resolve(undefined);
     if (cached !== undefined && isFresh(cached, deps)) {
       const text = await cachedText(cached);
       if (text !== undefined) return { text, bodyHash: cached.bodyHash };
