@@ -2,7 +2,7 @@
  * Bundles tsc's output (dist/src/bin.js and everything it imports, dependencies included) into
  * dist/bundle/: one entry file, tool.js, plus a chunk per lazily imported part (got for sending,
  * yaml and the run machinery for `arazzo run`, ...), so each command still loads only what it
- * needs. Loading a few bundled files instead of ~400 separate modules is most of what `tool`
+ * needs. Loading a few dozen bundled files instead of ~320 separate modules is most of what `tool`
  * costs at start-up; see docs/performance.md. bin/tool.js prefers the bundle when it is at least
  * as new as dist/src/bin.js. Run by `npm run build` after tsc. The bundle is an optimisation: if
  * esbuild is missing or fails, this warns and exits 0, and bin/tool.js loads dist/src/ instead.

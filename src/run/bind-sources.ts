@@ -37,9 +37,6 @@ export class BindingError extends ToolError {
   }
 }
 
-/** An empty registry: every source is bound by x-tool-api (an error) or synthetic. */
-export const NO_APIS: ApiLookup = { get: () => undefined };
-
 /** Whether a source is an OpenAPI description the runner binds (Arazzo sources are nested workflows, not supported in v1). */
 export function isOpenApiSource(source: SourceDescription): boolean {
   return source.type === undefined || source.type === 'openapi';
