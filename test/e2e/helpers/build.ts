@@ -12,8 +12,10 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root (where package.json is). */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** The compiled entry point that bin/tool.js loads. */
+/** The compiled entry point that bin/tool.js falls back to. */
 export const BUILT_BIN = join(REPO_ROOT, 'dist', 'src', 'bin.js');
+/** The bundle that bin/tool.js prefers when it is at least as new as BUILT_BIN: what users run. */
+const BUNDLE = join(REPO_ROOT, 'dist', 'bundle', 'tool.js');
 
 const SOURCE_DIRS = ['src', 'machines'];
 const LOCK_STALE_MS = 5 * 60_000;
@@ -37,9 +39,9 @@ function newestSourceMtime(dir: string): number {
 }
 
 function isFresh(): boolean {
-  if (!existsSync(BUILT_BIN)) return false;
+  if (!existsSync(BUILT_BIN) || !existsSync(BUNDLE)) return false;
   const sources = Math.max(...SOURCE_DIRS.map((dir) => newestSourceMtime(join(REPO_ROOT, dir))));
-  return statSync(BUILT_BIN).mtimeMs >= sources;
+  return statSync(BUILT_BIN).mtimeMs >= sources && statSync(BUNDLE).mtimeMs >= statSync(BUILT_BIN).mtimeMs;
 }
 
 async function buildIfStale(): Promise<void> {
@@ -70,10 +72,15 @@ async function acquire(lock: string): Promise<void> {
   }
 }
 
-function compile(): Promise<void> {
+/** `npm run build` without npm: tsc, then the bundle, so the tests run what users run. */
+async function compile(): Promise<void> {
+  await runStep('tsc', [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  await runStep('bundle', [join(REPO_ROOT, 'scripts', 'bundle.js')]);
+}
+
+function runStep(name: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -81,7 +88,7 @@ function compile(): Promise<void> {
     child.on('close', (code) => {
       // tsc still emits on type errors (elsewhere in the tree, mid-edit by someone else): the
       // tests judge the emitted program, so report the errors without refusing to run.
-      if (code !== 0) process.stderr.write(`e2e build: tsc exited ${code}:\n${output.split('\n').slice(0, 10).join('\n')}\n`);
+      if (code !== 0) process.stderr.write(`e2e build: ${name} exited ${code}:\n${output.split('\n').slice(0, 10).join('\n')}\n`);
       resolve();
     });
   });
