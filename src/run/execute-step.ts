@@ -46,7 +46,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       ({ request, requestData } = prepareRequest(program, base, deps.dryRun));
     } catch (error) {
       if (error instanceof UnresolvedExpressionError || error instanceof RequestBuildError) {
-        const reason = `the request could not be built: ${error.message}`;
+        const reason = `the request could not be built: ${error.message}${missingInputHint(error)}`;
         deps.reporter.stepFailedEarly(program.stepId, reason);
         return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
       }
@@ -95,8 +95,14 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
 
 function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean): { request: HttpRequest; requestData: RequestData } {
   const mode = { onUnresolved: dryRun ? ('keep' as const) : ('throw' as const) };
-  const parameters = program.parameters.map((p) => ({ name: p.name, in: p.in, value: renderTemplate(p.value, ctx, mode) }));
-  const body = program.body ? { contentType: program.body.contentType, payload: renderTemplate(program.body.payload, ctx, mode) } : undefined;
+  const parameters = program.parameters.map((p) => ({
+    name: p.name,
+    in: p.in,
+    value: renderPart(`parameter "${p.name}"${p.in ? ` (${p.in})` : ''}`, () => renderTemplate(p.value, ctx, mode)),
+  }));
+  const body = program.body
+    ? { contentType: program.body.contentType, payload: renderPart('request body', () => renderTemplate(program.body!.payload, ctx, mode)) }
+    : undefined;
   const request = buildRequest(program.operation!, { baseUrl: program.baseUrl!, parameters, body });
   if (program.source?.auth) request.auth = program.source.auth;
   const path: Record<string, string> = {};
@@ -111,6 +117,25 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
     body: body?.payload,
   };
   return { request, requestData };
+}
+
+/** Renders one part of a request; an unresolved expression is reported as `<part>: $expr resolved to nothing`. */
+function renderPart(part: string, render: () => unknown): unknown {
+  try {
+    return render();
+  } catch (error) {
+    if (!(error instanceof UnresolvedExpressionError)) throw error;
+    const at = error.pointer ? ` at ${error.pointer}` : '';
+    throw new UnresolvedPartError(`${part}${at}: ${error.expression} resolved to nothing`, error.expression);
+  }
+}
+
+/** An expression of a request part that resolved to nothing; the step fails before sending. */
+class UnresolvedPartError extends UnresolvedExpressionError {
+  constructor(message: string, expression: string) {
+    super(expression, '');
+    this.message = message;
+  }
 }
 
 /** Success criteria all hold; without criteria, a 2xx status is success. */
@@ -162,4 +187,11 @@ function readableUnresolved(url: string): string {
       return encoded;
     }
   });
+}
+
+/** For an input the user did not give, say how to give it. */
+function missingInputHint(error: Error): string {
+  if (!(error instanceof UnresolvedExpressionError)) return '';
+  const input = /^\$(?:workflow\.)?inputs\.([^#]+)/.exec(error.expression);
+  return input ? ` (give it with --input ${input[1]}=<value>)` : '';
 }

@@ -42,6 +42,15 @@ async function runInProcess(argv: string[], signal = new AbortController().signa
 }
 
 describe('tool arazzo run in-process', () => {
+  it('fails a step whose input was not given before sending, and says which --input to add', async () => {
+    const hits = server.hits.length;
+    const result = await runInProcess(['arazzo', 'run', 'state-success-outputs.arazzo.yaml']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).steps).toEqual([{ stepId: 'create', status: 0, dryRun: false, outputs: {} }]);
+    expect(result.stderr).toContain('request body at /name: $inputs.name resolved to nothing (give it with --input name=<value>)');
+    expect(server.hits.length).toBe(hits);
+  });
+
   it('writes only the run record to stdout and the progress to stderr', async () => {
     server.setRoutes({ 'POST /items': { status: 201, body: { id: 'x1' } }, 'GET /items/{id}': { body: { name: 'Ann' } } });
     const result = await runInProcess(['arazzo', 'run', 'state-success-outputs.arazzo.yaml', '--input', 'name=Ann']);
