@@ -1,4 +1,5 @@
 import { Builtins, Cli, type CommandClass } from 'clipanion';
+import { Writable } from 'node:stream';
 import { VERSION } from '../version.js';
 import type { ToolContext } from './context.js';
 import { EXIT, ToolError } from './errors.js';
@@ -47,6 +48,13 @@ export async function runCli(rawArgv: readonly string[], context: Omit<ToolConte
   } catch (error) {
     return reportFailure(cli, error, ctx, commandNamedBy(argv));
   }
+  if (!(command instanceof ToolCommand)) {
+    // Help and version: clipanion writes `#0` for every option value; name the values instead.
+    const help = new CollectingStream();
+    const code = await cli.run(command, { ...ctx, stdout: help });
+    ctx.stdout.write(namedPlaceholders(help.text));
+    return code;
+  }
   let code: number;
   try {
     code = await cli.run(command, ctx);
@@ -89,7 +97,7 @@ function reportFailure(cli: Cli<ToolContext>, error: unknown, ctx: ToolContext, 
   if (isUsageError(error)) {
     const message = (error as Error).message.trim();
     if ((error as Error).name === 'UnknownSyntaxError' || (error as Error).name === 'AmbiguousSyntaxError') {
-      ctx.stderr.write(cli.error(error, { colored: ctx.colors }));
+      ctx.stderr.write(namedPlaceholders(cli.error(error, { colored: ctx.colors })));
     } else {
       out(`${style.red('error:')} ${message}`);
       if (command) out(usageLine(cli, command));
@@ -105,5 +113,44 @@ function reportFailure(cli: Cli<ToolContext>, error: unknown, ctx: ToolContext, 
 }
 
 function usageLine(cli: Cli<ToolContext>, command: CommandClass<ToolContext>): string {
-  return cli.usage(command, { colored: false, prefix: 'Usage: ' }).trimEnd();
+  return namedPlaceholders(cli.usage(command, { colored: false, prefix: 'Usage: ' })).trimEnd();
+}
+
+/** What an option's value is, for usage text (clipanion writes `#0`). */
+const VALUE_NAMES: Record<string, string> = {
+  '--input': 'key=value',
+  '--workflow': 'id',
+  '--output': 'format',
+  '--format': 'format',
+  '--tool-max-steps': 'n',
+  '--tool-retry': 'n',
+  '--tool-timeout': 'seconds',
+  '--trace': 'file',
+  '--inspect-port': 'port',
+  '--header': 'name: value',
+  '-H': 'name: value',
+  '--data': 'data',
+  '-d': 'data',
+};
+
+/** Replaces clipanion's `--option #0` placeholders with `--option <what>`, keeping the option table aligned. */
+export function namedPlaceholders(usage: string): string {
+  const named = usage.replace(/((?:-{1,2}[A-Za-z][\w-]*,?)+) #\d+/g, (_, names: string) => {
+    const name = names.split(',').find((n) => VALUE_NAMES[n] !== undefined);
+    return `${names} <${name ? VALUE_NAMES[name] : 'value'}>`;
+  });
+  const row = /^ {2}(-\S.*?) {2,}(\S.*)$/;
+  const lines = named.split('\n');
+  const width = Math.max(0, ...lines.map((line) => row.exec(line)?.[1]?.length ?? 0));
+  return lines.map((line) => line.replace(row, (_, spec: string, text: string) => `  ${spec.padEnd(width + 4)}${text}`)).join('\n');
+}
+
+/** A stream that keeps what is written to it. */
+class CollectingStream extends Writable {
+  text = '';
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
 }
