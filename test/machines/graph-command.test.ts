@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { runTool } from '../cli/run-tool.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const OFFICIAL = join(ROOT, '../shared/arazzo-examples/examples/1.0.0');
+const OFFICIAL = join(ROOT, 'test/fixtures/arazzo-examples/examples/1.0.0');
 const FIXTURE = join(ROOT, 'test/fixtures/graph/actions.arazzo.yaml');
 
 describe('tool arazzo graph', () => {

@@ -11,7 +11,7 @@ import { runTool } from '../cli/run-tool.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GOLDEN = join(ROOT, 'test/golden/graph');
 /** shared/ sits beside the repository, on a developer's machine and in CI alike. */
-const OFFICIAL = join(ROOT, '../shared/arazzo-examples/examples/1.0.0');
+const OFFICIAL = join(ROOT, 'test/fixtures/arazzo-examples/examples/1.0.0');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 const CASES: Array<[name: string, file: string, workflowId: string]> = [

@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { fillTemplate, type Workspace } from './workspace.js';
 
 /** The official examples (read only). */
-export const OFFICIAL_EXAMPLES = '/work/shared/arazzo-examples/examples/1.0.0';
+export const OFFICIAL_EXAMPLES = fileURLToPath(new URL('../../fixtures/arazzo-examples/examples/1.0.0', import.meta.url));
 /** Local stand-ins for descriptions the official examples reference but do not ship. */
 export const OFFICIAL_FIXTURES = fileURLToPath(new URL('../../fixtures/official/', import.meta.url));
 

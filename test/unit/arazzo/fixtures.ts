@@ -4,7 +4,8 @@ import { loadDocument, validateDocument, type Finding, type LoadedDocument } fro
 import { localOperationsLoader } from '../../../src/cli/source-operations.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/arazzo/', import.meta.url));
-export const EXAMPLES = '/work/shared/arazzo-examples';
+/** The official Arazzo examples, copied from shared/ (see its PROVENANCE.md). */
+export const EXAMPLES = fileURLToPath(new URL('../../fixtures/arazzo-examples/', import.meta.url)).replace(/\/$/, '');
 
 /** Loads a fixture by file name. */
 export function loadFixture(name: string, cwd = FIXTURES): Promise<LoadedDocument> {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { DescriptionError, parseDescription } from '../../../src/openapi/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/openapi');
-const examples = '/work/shared/arazzo-examples/examples/1.0.0';
+const examples = fileURLToPath(new URL('../../fixtures/arazzo-examples/examples/1.0.0', import.meta.url));
 
 async function parseFixture(name: string) {
   const location = join(fixtures, name);
