@@ -41,7 +41,7 @@ export interface WorkflowPlan {
   steps: StepPlan[];
 }
 
-/** What one run of a step body produced: the actor's result. */
+/** What one run of a step body produced: the output of the `runStep.done` event. */
 export interface StepOutcome {
   /** HTTP status; 0 when no HTTP response arrived (transport error, request not built, dry run). */
   statusCode: number;
@@ -113,7 +113,7 @@ export interface WorkflowInput {
   maxSteps: number;
 }
 
-/** Input of the `runStep` actor. */
+/** Input of one step run: what the `runStep` actor receives in a `run` event. */
 export interface RunStepInput {
   stepIndex: number;
   stepId: string;

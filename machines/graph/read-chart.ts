@@ -18,7 +18,7 @@ export interface ChartState {
   stepId?: string;
   /** What the state does while active: `entry / recordStep`, `invoke runStep`. */
   activities: string[];
-  /** Set on an atomic or final state that no transition enters (e.g. `backoff` of a step without a retry action). */
+  /** Set on an atomic or final state that no transition enters (e.g. the sub-states of a step after one v1 cannot run). */
   unreachable?: true;
   children: ChartState[];
 }

@@ -57,7 +57,7 @@ function writeStates(state: ChartState, depth: number, lines: string[]): void {
     const label = [child.key, ...child.activities].join('\n');
     const attrs = [`label=${quote(label)}`];
     if (child.kind === 'final') attrs.push('peripheries=2');
-    // States no transition enters (the backoff of a step without a retry action) are drawn dashed.
+    // States no transition enters (the steps after one v1 cannot run, unless a goto leads there) are drawn dashed.
     if (child.unreachable) attrs.push('style="rounded,dashed"');
     lines.push(`${pad}${quote(nodeId(child.path))} [${attrs.join(', ')}];`);
   }

@@ -15,7 +15,7 @@ export function toMermaid(machineConfig: object): string {
   writeBody(chart, chart.root, 1, lines, groupEdges(chart));
   const unreachable = leaves(chart.root).filter((state) => state.unreachable).map((state) => nodeId(state.path));
   if (unreachable.length > 0) {
-    // States no transition enters (the backoff of a step without a retry action) are drawn dashed.
+    // States no transition enters (the steps after one v1 cannot run, unless a goto leads there) are drawn dashed.
     lines.push(`${INDENT}classDef unreachable stroke-dasharray:4`, `${INDENT}class ${unreachable.join(',')} unreachable`);
   }
   return `${lines.join('\n')}\n`;

@@ -32,7 +32,7 @@ export function transitionLabel(transition: TransitionConfig, place: LabelPlace)
   }
   const guard = guardName(transition.guard);
   if (guard !== '') parts.push(`[${guard}]`);
-  else if (place.trigger === undefined && !place.first) parts.push('else');
+  else if (!place.first) parts.push('else');
   const actions = listOf(transition.actions).map(actionWithCode).filter((name) => name !== '');
   if (actions.length > 0) parts.push(`/ ${actions.join(', ')}`);
   return parts.join(' ');

@@ -4,10 +4,7 @@ import {
   ConditionSyntaxError,
   expressionsIn,
   ExpressionSyntaxError,
-  parseCondition,
-  parseExpression,
   TemplateCycleError,
-  type Condition,
   type Expression,
   type Template,
   type TemplateWarning,
@@ -18,15 +15,13 @@ import type { Report } from './finding.js';
 
 /** Checks a string that must be exactly one runtime expression (an output): a parse failure is an error. */
 export function checkExpressionString(source: string, pointer: string, scope: ExpressionScope, report: Report): void {
-  let expr: Expression;
-  try {
-    expr = parseExpression(source);
-  } catch (error) {
-    if (!(error instanceof ExpressionSyntaxError)) throw error;
-    report.error('EXPRESSION_SYNTAX', pointer, `"${source}" is not a valid runtime expression: ${error.message}`);
+  const parsed = scope.parsed.expression(source);
+  if ('error' in parsed) {
+    if (!(parsed.error instanceof ExpressionSyntaxError)) throw parsed.error;
+    report.error('EXPRESSION_SYNTAX', pointer, `"${source}" is not a valid runtime expression: ${parsed.error.message}`);
     return;
   }
-  checkReferences(expr, pointer, scope, report);
+  checkReferences(parsed.value, pointer, scope, report);
 }
 
 /**
@@ -57,15 +52,13 @@ export function checkTemplate(value: unknown, pointer: string, scope: Expression
 
 /** Checks a `simple` condition: a parse failure is an error naming the parser's message. */
 export function checkCondition(condition: string, pointer: string, scope: ExpressionScope, report: Report): void {
-  let parsed: Condition;
-  try {
-    parsed = parseCondition(condition);
-  } catch (error) {
-    if (!(error instanceof ConditionSyntaxError)) throw error;
-    report.error('CONDITION_SYNTAX', pointer, `condition "${condition}" does not parse: ${error.message}`);
+  const parsed = scope.parsed.condition(condition);
+  if ('error' in parsed) {
+    if (!(parsed.error instanceof ConditionSyntaxError)) throw parsed.error;
+    report.error('CONDITION_SYNTAX', pointer, `condition "${condition}" does not parse: ${parsed.error.message}`);
     return;
   }
-  for (const expr of expressionsIn(parsed)) checkReferences(expr, pointer, scope, report);
+  for (const expr of expressionsIn(parsed.value)) checkReferences(expr, pointer, scope, report);
 }
 
 function expressionsWithPointers(template: Template): Array<[Expression, string]> {

@@ -26,15 +26,26 @@ export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadO
     return pending;
   };
   const openapiSources = doc.sourceDescriptions.filter((source) => source.type === undefined || source.type === 'openapi');
+  // Loaded when the first unqualified operationId needs them, then shared by every step.
+  let openapiOperations: Promise<LoadedSource[]> | undefined;
 
   for (const workflow of doc.workflows) {
     for (const step of workflow.steps) {
       if (step.operationId === undefined) continue;
       const qualified = QUALIFIED.exec(step.operationId);
-      if (qualified) await checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, operationsOf, report);
-      else await checkUnqualified(step, step.operationId, openapiSources, operationsOf, report);
+      if (qualified) {
+        await checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, operationsOf, report);
+      } else if (openapiSources.length > 0) {
+        openapiOperations ??= Promise.all(openapiSources.map(async (source) => ({ source, operations: await operationsOf(source) })));
+        checkUnqualified(step, step.operationId, openapiSources, await openapiOperations, report);
+      }
     }
   }
+}
+
+interface LoadedSource {
+  source: SourceDescription;
+  operations: Set<string> | undefined;
 }
 
 async function checkQualified(
@@ -58,16 +69,8 @@ async function checkQualified(
   }
 }
 
-async function checkUnqualified(
-  step: Step,
-  operationId: string,
-  sources: readonly SourceDescription[],
-  operationsOf: (source: SourceDescription) => Promise<Set<string> | undefined>,
-  report: Report,
-): Promise<void> {
-  if (sources.length === 0) return;
+function checkUnqualified(step: Step, operationId: string, sources: readonly SourceDescription[], loaded: readonly LoadedSource[], report: Report): void {
   const at = childPointer(step.pointer, 'operationId');
-  const loaded = await Promise.all(sources.map(async (source) => ({ source, operations: await operationsOf(source) })));
   const holders = loaded.filter(({ operations }) => operations?.has(operationId));
   if (holders.length > 1) {
     const names = holders.map(({ source }) => source.name ?? '').join(', ');

@@ -49,7 +49,7 @@ export function checkReferences(expr: Expression, pointer: string, scope: Expres
 function checkStepReference(expr: Expression, stepId: string, output: string | undefined, pointer: string, scope: ExpressionScope, report: Report): void {
   const workflow = scope.workflow;
   if (workflow === undefined || scope.phase === 'shared') return;
-  const index = workflow.steps.findIndex((step) => step.stepId === stepId);
+  const index = scope.stepIndexes?.get(stepId) ?? workflow.steps.findIndex((step) => step.stepId === stepId);
   const target = workflow.steps[index];
   if (target === undefined) {
     const ids = workflow.steps.flatMap((s) => (s.stepId === undefined ? [] : [s.stepId]));

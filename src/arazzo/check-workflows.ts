@@ -3,29 +3,30 @@ import { checkChain } from './check-actions.js';
 import { checkCriteria } from './check-criteria.js';
 import { checkExpressionString, checkTemplate } from './check-expressions.js';
 import { checkParameters } from './check-parameters.js';
-import type { ExpressionScope } from './expression-scope.js';
+import { indexSteps, type ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
-import type { ArazzoDocument, Step, Workflow } from './model.js';
+import type { ArazzoDocument, Step } from './model.js';
+import type { ParseMemo } from './parse-memo.js';
 import { childPointer, isObject } from './read-fields.js';
 
 const OPERATION_FIELDS = ['operationId', 'operationPath', 'workflowId'] as const;
 
 /** Checks every workflow of the document: steps, parameters, bodies, criteria, outputs and action chains. */
-export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
+export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report): void {
   for (const workflow of doc.workflows) {
-    const scope: ExpressionScope = { doc, workflow, phase: 'request' };
+    const stepIndexes = indexSteps(workflow);
+    const scope: ExpressionScope = { doc, parsed, workflow, stepIndexes, phase: 'request' };
     const callsOperations = workflow.steps.some((step) => step.workflowId === undefined);
     checkParameters(workflow.parameters, scope, callsOperations, report);
-    workflow.steps.forEach((step, index) => checkStep(step, index, workflow, doc, rawAt, report));
-    checkChain(workflow.successActions, 'success', { doc, workflow, phase: 'response' }, rawAt, report);
-    checkChain(workflow.failureActions, 'failure', { doc, workflow, phase: 'response' }, rawAt, report);
-    checkOutputs(workflow.outputs, childPointer(workflow.pointer, 'outputs'), { doc, workflow, phase: 'workflow' }, report);
+    workflow.steps.forEach((step, index) => checkStep(step, { doc, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report));
+    checkChain(workflow.successActions, 'success', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
+    checkChain(workflow.failureActions, 'failure', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
+    checkOutputs(workflow.outputs, childPointer(workflow.pointer, 'outputs'), { doc, parsed, workflow, stepIndexes, phase: 'workflow' }, report);
   }
 }
 
-function checkStep(step: Step, index: number, workflow: Workflow, doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
+function checkStep(step: Step, request: ExpressionScope, rawAt: (pointer: string) => unknown, report: Report): void {
   checkOperationFields(step, rawAt, report);
-  const request: ExpressionScope = { doc, workflow, stepIndex: index, phase: 'request' };
   const response: ExpressionScope = { ...request, phase: 'response' };
   checkParameters(step.parameters, request, step.workflowId === undefined, report);
   if (step.requestBody) {
@@ -64,10 +65,10 @@ function checkOutputs(outputs: Record<string, string>, pointer: string, scope: E
 }
 
 /** Checks the reusable components: parameter locations and actions (without a workflow to resolve goto or step references). */
-export function checkComponents(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
+export function checkComponents(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report): void {
   const components = doc.components;
   if (!components) return;
-  const shared: ExpressionScope = { doc, phase: 'shared' };
+  const shared: ExpressionScope = { doc, parsed, phase: 'shared' };
   checkParameters(Object.values(components.parameters), shared, false, report);
   for (const action of Object.values(components.successActions)) checkChain([action], 'success', shared, rawAt, report);
   for (const action of Object.values(components.failureActions)) checkChain([action], 'failure', shared, rawAt, report);

@@ -59,31 +59,34 @@ export interface Finding {
   col?: number;
 }
 
-/** Collects findings for one document; checks call `error`/`warning` instead of throwing. */
+/** Collects findings for one document; checks call `error`/`warning` instead of throwing. Positions are added by `locateFindings`. */
 export class Report {
   readonly findings: Finding[] = [];
 
-  constructor(private readonly locate: (pointer: string) => Position | undefined) {}
-
   /** Adds a finding that makes the document invalid (exit 10). */
   error(code: FindingCode, pointer: string, message: string): void {
-    this.add('error', code, pointer, message);
+    this.findings.push({ code, severity: 'error', message, pointer });
   }
 
   /** Adds a finding about something the runner skips or fails on only when reached. */
   warning(code: FindingCode, pointer: string, message: string): void {
-    this.add('warning', code, pointer, message);
+    this.findings.push({ code, severity: 'warning', message, pointer });
   }
+}
 
-  private add(severity: Severity, code: FindingCode, pointer: string, message: string): void {
-    const finding: Finding = { code, severity, message, pointer };
-    const position = this.locate(pointer);
+/**
+ * Sets each finding's line and col from `locate`, when it knows the pointer. Done once for the
+ * findings a validation returns, so a clean document never needs the positions.
+ */
+export function locateFindings(findings: Finding[], locate: (pointer: string) => Position | undefined): Finding[] {
+  for (const finding of findings) {
+    const position = locate(finding.pointer);
     if (position) {
       finding.line = position.line;
       finding.col = position.col;
     }
-    this.findings.push(finding);
   }
+  return findings;
 }
 
 /** Findings in file order (line, then column); findings without a position come first. The sort is stable. */

@@ -1,4 +1,4 @@
-import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type LineCounter, type Node as YamlNode } from 'yaml';
+import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
 import { formatPointer, parsePointer } from '../expressions/json-pointer.js';
 import type { Position } from './model.js';
 
@@ -35,6 +35,21 @@ export function buildSourceMap(root: YamlNode | null | undefined, lines: LineCou
   visit(root, '');
   if (!map.has('')) map.set('', { line: 1, col: 1 });
   return map;
+}
+
+/**
+ * A `locate` for the document `text` that parses it with positions on its first call only: the
+ * syntax tree is needed just when a finding or warning is printed, and a clean document never is.
+ */
+export function lazyLocator(text: string): (pointer: string) => Position | undefined {
+  let map: SourceMap | undefined;
+  return (pointer) => {
+    if (map === undefined) {
+      const lines = new LineCounter();
+      map = buildSourceMap(parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }).contents, lines);
+    }
+    return locateIn(map, pointer);
+  };
 }
 
 /** Position of `pointer`, or of its nearest ancestor that has one. */

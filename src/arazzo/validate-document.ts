@@ -3,8 +3,9 @@ import { checkIds } from './check-ids.js';
 import { checkOperations, type LoadOperations } from './check-operations.js';
 import { checkStructure } from './check-structure.js';
 import { checkComponents, checkWorkflows } from './check-workflows.js';
-import { Report, sortFindings, type Finding } from './finding.js';
+import { locateFindings, Report, sortFindings, type Finding } from './finding.js';
 import type { LoadedDocument } from './model.js';
+import { ParseMemo } from './parse-memo.js';
 
 export interface ValidateOptions {
   /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
@@ -16,12 +17,13 @@ export interface ValidateOptions {
  * findings in file order; never throws for a problem in the document.
  */
 export async function validateDocument(doc: LoadedDocument, options: ValidateOptions = {}): Promise<Finding[]> {
-  const report = new Report(doc.locate);
+  const report = new Report();
   const rawAt = (pointer: string): unknown => resolvePointer(doc.raw, parsePointer(pointer));
   checkStructure(doc.raw, report);
   checkIds(doc.model, report);
-  checkWorkflows(doc.model, rawAt, report);
-  checkComponents(doc.model, rawAt, report);
+  const parsed = new ParseMemo();
+  checkWorkflows(doc.model, rawAt, parsed, report);
+  checkComponents(doc.model, rawAt, parsed, report);
   await checkOperations(doc.model, options.loadOperations, report);
-  return sortFindings(report.findings);
+  return sortFindings(locateFindings(report.findings, doc.locate));
 }

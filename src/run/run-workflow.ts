@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
-import { createActor, fromPromise, type InspectionEvent } from 'xstate';
+import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import type { RunStepInput, StepOutcome, WorkflowContext } from '../../machines/types.js';
+import type { WorkflowContext } from '../../machines/types.js';
 import { loadDocument, validateDocument } from '../arazzo/index.js';
 import type { LoadedDocument } from '../arazzo/model.js';
 import { EXIT } from '../cli/errors.js';
@@ -100,11 +100,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const observers = [tracer?.inspect, live?.inspect].filter((f) => f !== undefined);
     const inspect = observers.length > 0 ? (event: InspectionEvent) => observers.forEach((observe) => observe(event)) : undefined;
     const executor = createStepExecutor({ programs, pipeline, dryRun: opts.dryRun, reporter: tracer ? tracer.reporter(reporter) : reporter });
-    const machine = compileWorkflow(
-      planned.plan,
-      createJudge(planned.criteria, outputs),
-      fromPromise<StepOutcome, RunStepInput>(({ input, signal }) => executor(input, signal)),
-    );
+    const machine = compileWorkflow(planned.plan, createJudge(planned.criteria, outputs), executor);
     const { context, interrupted } = await runMachine(machine, { inputs: opts.inputs, maxSteps: opts.maxSteps }, io.signal, reporter, inspect);
     await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;

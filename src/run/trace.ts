@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { InspectionEvent } from 'xstate';
-import { stepKey } from '../../machines/state-keys.js';
+import { stepKey, SUB_STATE } from '../../machines/state-keys.js';
 import type { ActionPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { FileError, ToolError } from '../cli/errors.js';
 import { redactRequest } from '../http/index.js';
@@ -65,7 +65,7 @@ export interface TracerOptions {
   now?: () => number;
 }
 
-/** Suffixes compile-workflow adds to an action's label on the transitions that stop the workflow instead. */
+/** Suffixes machines/chain-transitions.ts adds to an action's label on the transitions that stop the workflow instead. */
 const OUTCOMES: ReadonlyArray<[suffix: string, field: string]> = [
   [' (limit reached)', 'limitReached'],
   [' (criteria cannot be evaluated)', 'criteriaBroken'],
@@ -136,7 +136,7 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     Object.assign(fields, counters, { maxSteps: context.maxSteps });
     const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
     if (actions.length > 0) fields.actions = actions;
-    if (state.endsWith('.backoff')) fields.retryDelayMs = context.retryDelayMs;
+    if (state.endsWith(`.${SUB_STATE.backoff}`)) fields.retryDelayMs = context.retryDelayMs;
     write('state', fields);
   };
 

@@ -22,7 +22,7 @@ const retryThenGoto: WorkflowPlan = {
 const machine = compileWorkflow(retryThenGoto, judgeOf([() => true]));
 
 describe('readChart', () => {
-  it('reads a state per step with the six sub-states, and the two finals', () => {
+  it('reads a state per step with only the sub-states it needs, and the two finals', () => {
     const chart = readChart(machine.config);
     expect(chart.root.children.map((s) => [s.key, s.kind])).toEqual([
       ['s0_first_step', 'compound'],
@@ -32,7 +32,14 @@ describe('readChart', () => {
       ['failed', 'final'],
     ]);
     expect(chart.root.children[0]!.stepId).toBe('first-step');
-    expect(chart.root.children[1]!.children.map((s) => s.key)).toEqual(['entering', 'calling', 'judging', 'onSuccess', 'onFailure', 'backoff']);
+    const subStates = chart.root.children.map((s) => s.children.map((c) => c.key));
+    expect(subStates).toEqual([
+      ['entering', 'calling'],
+      ['entering', 'calling', 'onFailure', 'backoff'],
+      ['entering', 'calling', 'onSuccess'],
+      [],
+      [],
+    ]);
   });
 
   it('keeps the eventless transitions that machine.toJSON() drops, in first-match order', () => {
@@ -51,25 +58,54 @@ describe('readChart', () => {
     expect(labels).toEqual([
       '(1) [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)',
       '(2) else / countRun',
-      'done runStep / storeOutcome',
-      'error runStep / storeCrash',
-      '(1) [wasDryRun] / recordStep',
-      '(2) [stepSucceeded]',
-      '(3) else',
-      'next step',
-      'no failure action applies',
-      'after retryDelay',
+      '(1) runStep.done [wasDryRun] / storeOutcome, recordStep',
+      '(2) runStep.done [stepSucceeded] / storeOutcome, recordStep',
+      '(3) runStep.done else / storeOutcome, recordStep, fail(STEP_FAILED)',
+      'runStep.error / storeCrash, recordStep, fail(STEP_FAILED)',
+    ]);
+  });
+
+  it('judges the outcome on leaving calling, going straight on when the step has no chain on that side', () => {
+    const fromCalling = (key: string) =>
+      readChart(machine.config).edges.filter((e) => e.from.join('.') === `${key}.calling`).map((e) => [e.to.join('.'), e.label]);
+    expect(fromCalling('s0_first_step').map(([to]) => to)).toEqual(['s1_pay', 's1_pay', 'failed', 'failed']);
+    expect(fromCalling('s1_pay')).toEqual([
+      ['s2_poll', '(1) runStep.done [wasDryRun] / storeOutcome, recordStep'],
+      ['s2_poll', '(2) runStep.done [stepSucceeded] / storeOutcome, recordStep'],
+      ['s1_pay.onFailure', '(3) runStep.done else / storeOutcome'],
+      ['s1_pay.onFailure', 'runStep.error / storeCrash'],
+    ]);
+    expect(fromCalling('s2_poll')).toEqual([
+      ['succeeded', '(1) runStep.done [wasDryRun] / storeOutcome, recordStep'],
+      ['s2_poll.onSuccess', '(2) runStep.done [stepSucceeded] / storeOutcome'],
+      ['failed', '(3) runStep.done else / storeOutcome, recordStep, fail(STEP_FAILED)'],
+      ['failed', 'runStep.error / storeCrash, recordStep, fail(STEP_FAILED)'],
+    ]);
+  });
+
+  it('gives a step it cannot run only entering and calling, which fails', () => {
+    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported', onFailure: [action('retry')] })] };
+    const chart = readChart(compileWorkflow(plan, judgeOf([])).config);
+    expect(chart.root.children[0]!.children.map((s) => s.key)).toEqual(['entering', 'calling']);
+    expect(chart.edges.filter((e) => e.from.join('.') === 's0_nested.calling').map((e) => [e.to.join('.'), e.label])).toEqual([
+      ['failed', '/ fail(UNSUPPORTED)'],
     ]);
   });
 
   it('marks as unreachable only the states no transition can enter', () => {
-    const unreachable: string[] = [];
-    const visit = (s: ReturnType<typeof readChart>['root']): void => {
-      if (s.unreachable) unreachable.push(s.path.join('.'));
-      s.children.forEach(visit);
+    const unreachableIn = (config: object): string[] => {
+      const found: string[] = [];
+      const visit = (s: ReturnType<typeof readChart>['root']): void => {
+        if (s.unreachable) found.push(s.path.join('.'));
+        s.children.forEach(visit);
+      };
+      visit(readChart(config).root);
+      return found;
     };
-    visit(readChart(machine.config).root);
-    expect(unreachable).toEqual(['s0_first_step.backoff', 's2_poll.backoff']);
+    expect(unreachableIn(machine.config)).toEqual([]);
+    // Nothing enters what follows a step that always fails (v1 cannot run it) unless a goto does.
+    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
+    expect(unreachableIn(compileWorkflow(plan, judgeOf([])).config)).toEqual(['s1_after.entering', 's1_after.calling', 'succeeded']);
   });
 
   it('refuses a target in another machine', () => {
@@ -85,7 +121,7 @@ describe('toMermaid', () => {
     expect(text.startsWith('stateDiagram-v2\n  %% Arazzo workflow wf\n  [*] --> s0_first_step\n')).toBe(true);
     expect(text).toContain('  state "s0_first_step (first-step)" as s0_first_step {\n    [*] --> s0_first_step__entering\n');
     expect(text).toContain('  state s1_pay {\n');
-    expect(text).toContain('    s1_pay__calling : invoke runStep\n');
+    expect(text).toContain('    s1_pay__calling : entry / startRun\n');
     expect(text).toContain('  succeeded : entry / computeOutputs\n  succeeded --> [*]\n');
     expect(text).toContain('  failed --> [*]\n');
   });
@@ -97,7 +133,11 @@ describe('toMermaid', () => {
   });
 
   it('dashes the unreachable states', () => {
-    expect(text.endsWith('  classDef unreachable stroke-dasharray:4\n  class s0_first_step__backoff,s2_poll__backoff unreachable\n')).toBe(true);
+    expect(text).not.toContain('classDef unreachable');
+    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
+    expect(toMermaid(compileWorkflow(plan, judgeOf([])).config).endsWith(
+      '  classDef unreachable stroke-dasharray:4\n  class s1_after__entering,s1_after__calling,succeeded unreachable\n',
+    )).toBe(true);
   });
 });
 
@@ -107,9 +147,10 @@ describe('toDot', () => {
   it('is a digraph with a cluster per step and double-bordered finals', () => {
     expect(text.startsWith('digraph "workflow" {\n  label="Arazzo workflow wf";\n')).toBe(true);
     expect(text).toContain('  subgraph "cluster_s0_first_step" {\n    label="s0_first_step (first-step)";\n');
-    expect(text).toContain('    "s1_pay.calling" [label="calling\\ninvoke runStep"];\n');
+    expect(text).toContain('    "s1_pay.calling" [label="calling\\nentry / startRun"];\n');
     expect(text).toContain('  "succeeded" [label="succeeded\\nentry / computeOutputs", peripheries=2];\n');
-    expect(text).toContain('    "s0_first_step.backoff" [label="backoff", style="rounded,dashed"];\n');
+    expect(text).toContain('    "s1_pay.backoff" [label="backoff"];\n');
+    expect(text).not.toContain('"s0_first_step.backoff"');
     expect(text.endsWith('}\n')).toBe(true);
   });
 
@@ -127,14 +168,21 @@ describe('toDot', () => {
 describe('toStatelyJson', () => {
   it('is machine.config as JSON, always transitions kept and functions dropped', () => {
     const json = toStatelyJson(machine);
-    const parsed = JSON.parse(json) as { states: Record<string, { states: Record<string, { always?: unknown; invoke?: object }> }> };
+    const parsed = JSON.parse(json) as { states: Record<string, { states: Record<string, { always?: unknown; entry?: unknown; on?: unknown }> }> };
     expect(json).toBe(`${JSON.stringify(machine.config, null, 2)}\n`);
     expect(parsed.states.s1_pay!.states.onFailure!.always).toHaveLength(4);
-    expect(parsed.states.s1_pay!.states.calling!.invoke).toEqual({
-      src: 'runStep',
-      onDone: { target: '#workflow.s1_pay.judging', actions: 'storeOutcome' },
-      onError: { target: '#workflow.s1_pay.judging', actions: 'storeCrash' },
+    expect(parsed.states.s1_pay!.states.calling).toEqual({
+      entry: { type: 'startRun', params: { index: 1, stepId: 'pay' } },
+      on: {
+        'runStep.done': [
+          { guard: 'wasDryRun', target: '#workflow.s2_poll', reenter: true, actions: ['storeOutcome', { type: 'recordStep', params: { stepId: 'pay' } }] },
+          { guard: 'stepSucceeded', target: '#workflow.s2_poll', reenter: true, actions: ['storeOutcome', { type: 'recordStep', params: { stepId: 'pay' } }] },
+          { target: '#workflow.s1_pay.onFailure', actions: 'storeOutcome' },
+        ],
+        'runStep.error': { target: '#workflow.s1_pay.onFailure', actions: 'storeCrash' },
+      },
     });
+    expect(parsed).toMatchObject({ invoke: { src: 'runStep', id: 'runStep' } });
     expect(json).not.toContain('"context"');
   });
 

@@ -1,6 +1,6 @@
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { createActor, SimulatedClock } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import type { ActionPlan, Judge, RunStepInput, StepOutcome, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import type { ActionPlan, Judge, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 
 /** A step's scripted responses: the status of each successive run (the last one repeats). */
 export type Script = Record<string, number[]>;
@@ -41,26 +41,22 @@ export async function runPlan(
 ): Promise<RunResult> {
   const calls: string[] = [];
   const seen = new Map<string, number>();
-  const machine = compileWorkflow(plan, opts.judge ?? judgeOf([])).provide({
-    actors: {
-      runStep: fromPromise<StepOutcome, RunStepInput>(async ({ input }) => {
-        calls.push(input.stepId);
-        const n = seen.get(input.stepId) ?? 0;
-        seen.set(input.stepId, n + 1);
-        const statuses = script[input.stepId] ?? [200];
-        const status = statuses[Math.min(n, statuses.length - 1)]!;
-        if (opts.dryRun) return { statusCode: 0, ok: false, dryRun: true, outputs: {} };
-        const ok = status > 0 && status < 400;
-        return {
-          statusCode: status,
-          ok,
-          dryRun: false,
-          outputs: ok ? { run: n + 1 } : {},
-          reason: ok ? undefined : status === 0 ? 'connection refused' : `HTTP ${status}`,
-          retryAfterHeaderSeconds: opts.retryAfterHeader,
-        };
-      }),
-    },
+  const machine = compileWorkflow(plan, opts.judge ?? judgeOf([]), async (input) => {
+    calls.push(input.stepId);
+    const n = seen.get(input.stepId) ?? 0;
+    seen.set(input.stepId, n + 1);
+    const statuses = script[input.stepId] ?? [200];
+    const status = statuses[Math.min(n, statuses.length - 1)]!;
+    if (opts.dryRun) return { statusCode: 0, ok: false, dryRun: true, outputs: {} };
+    const ok = status > 0 && status < 400;
+    return {
+      statusCode: status,
+      ok,
+      dryRun: false,
+      outputs: ok ? { run: n + 1 } : {},
+      reason: ok ? undefined : status === 0 ? 'connection refused' : `HTTP ${status}`,
+      retryAfterHeaderSeconds: opts.retryAfterHeader,
+    };
   });
   const clock = new SimulatedClock();
   const actor = createActor(machine, { input: { inputs: {}, maxSteps: opts.maxSteps ?? 10000 }, clock });

@@ -4,9 +4,8 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { Script } from 'node:vm';
-import { createActor, fromPromise, type InspectionEvent } from 'xstate';
+import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
-import type { RunStepInput, StepOutcome } from '../../../machines/types.js';
 import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML } from '../../../src/run/inspect-page.js';
 import { sanitizeInspectionEvent, startInspector } from '../../../src/run/inspect.js';
 import { Collector } from '../../cli/run-tool.js';
@@ -47,17 +46,13 @@ function dataEvents(stream: string): Array<Record<string, unknown>> {
 
 async function runWithInspector(inspect: (event: InspectionEvent) => void): Promise<void> {
   const plan = { workflowId: 'wf', steps: [step('a'), step('b')] };
-  const machine = compileWorkflow(plan, judgeOf([])).provide({
-    actors: {
-      runStep: fromPromise<StepOutcome, RunStepInput>(async () => ({
-        statusCode: 200,
-        ok: true,
-        dryRun: false,
-        outputs: { token: 'out-s3cret' },
-        data: { request: { headers: { authorization: 'Bearer hdr-s3cret' } } },
-      })),
-    },
-  });
+  const machine = compileWorkflow(plan, judgeOf([]), async () => ({
+    statusCode: 200,
+    ok: true,
+    dryRun: false,
+    outputs: { token: 'out-s3cret' },
+    data: { request: { headers: { authorization: 'Bearer hdr-s3cret' } } },
+  }));
   const actor = createActor(machine, { input: { inputs: { password: 'in-s3cret' }, maxSteps: 10 }, inspect });
   await new Promise<void>((resolve) => {
     actor.subscribe({ complete: resolve });

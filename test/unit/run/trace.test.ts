@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createActor, fromPromise } from 'xstate';
+import { createActor } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
-import type { RunStepInput, StepOutcome, WorkflowContext, WorkflowPlan } from '../../../machines/types.js';
+import type { WorkflowContext, WorkflowPlan } from '../../../machines/types.js';
 import type { HttpRequest, HttpResponse } from '../../../src/http/index.js';
 import type { Reporter } from '../../../src/run/reporter.js';
 import { createTracer, openTraceFile, TraceWriteError, type TraceLine } from '../../../src/run/trace.js';
@@ -45,16 +45,12 @@ async function traceRun(script: Record<string, number[]>): Promise<{ lines: Trac
   const out = new Collector();
   const tracer = createTracer(out, plan, { maxSteps: 50, now: fakeClock() });
   const seen = new Map<string, number>();
-  const machine = compileWorkflow(plan, judgeOf([(s) => s === 503])).provide({
-    actors: {
-      runStep: fromPromise<StepOutcome, RunStepInput>(async ({ input }) => {
-        const n = seen.get(input.stepId) ?? 0;
-        seen.set(input.stepId, n + 1);
-        const statuses = script[input.stepId] ?? [200];
-        const status = statuses[Math.min(n, statuses.length - 1)]!;
-        return { statusCode: status, ok: status < 400, dryRun: false, outputs: {} };
-      }),
-    },
+  const machine = compileWorkflow(plan, judgeOf([(s) => s === 503]), async (input) => {
+    const n = seen.get(input.stepId) ?? 0;
+    seen.set(input.stepId, n + 1);
+    const statuses = script[input.stepId] ?? [200];
+    const status = statuses[Math.min(n, statuses.length - 1)]!;
+    return { statusCode: status, ok: status < 400, dryRun: false, outputs: {} };
   });
   const actor = createActor(machine, { input: { inputs: { token: 's3cret' }, maxSteps: 50 }, inspect: tracer.inspect });
   await new Promise<void>((resolve) => {
@@ -72,25 +68,17 @@ describe('createTracer', () => {
     const states = lines.filter((l) => l.type === 'state').map((l) => l.state);
     expect(states).toEqual([
       's0_a.calling',
-      's0_a.judging',
       's0_a.onFailure',
       's0_a.backoff',
       's0_a.entering',
       's0_a.calling',
-      's0_a.judging',
-      's0_a.onSuccess',
-      's1_b.entering',
+      's1_b.entering', // no success chain: calling goes straight to the next step
       's1_b.calling',
-      's1_b.judging',
       's1_b.onFailure',
       's0_a.entering',
       's0_a.calling',
-      's0_a.judging',
-      's0_a.onSuccess',
       's1_b.entering',
       's1_b.calling',
-      's1_b.judging',
-      's1_b.onSuccess',
       'succeeded',
     ]);
   });
@@ -114,7 +102,7 @@ describe('createTracer', () => {
       type: 'state',
       state: 's0_a.backoff',
       from: 's0_a.onFailure',
-      event: 'xstate.done.actor.0.workflow.s0_a.calling',
+      event: 'runStep.done',
       stepId: 'a',
       retries: 1,
       runs: 1,
@@ -166,9 +154,7 @@ describe('createTracer', () => {
     const out = new Collector();
     const tracer = createTracer(out, broken, { maxSteps: 5 });
     const judge = { ...judgeOf([() => false]), criteriaError: () => 'operand cannot be coerced to a number' };
-    const machine = compileWorkflow(broken, judge).provide({
-      actors: { runStep: fromPromise<StepOutcome, RunStepInput>(async () => ({ statusCode: 500, ok: false, dryRun: false, outputs: {} })) },
-    });
+    const machine = compileWorkflow(broken, judge, async () => ({ statusCode: 500, ok: false, dryRun: false, outputs: {} }));
     const actor = createActor(machine, { input: { inputs: {}, maxSteps: 5 }, inspect: tracer.inspect });
     await new Promise<void>((resolve) => {
       actor.subscribe({ complete: resolve });

@@ -1,0 +1,130 @@
+/**
+ * Arazzo success and failure actions as XState transition configs: one guarded transition per
+ * action (two for `retry`), tried in chain order, first match wins.
+ */
+import { FAILED, SUB_STATE, SUCCEEDED, stepTarget } from './state-keys.js';
+import type { ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
+
+type FailedVia = StepRecord['failedVia'];
+
+/** The transitions of one success action: `end` to `succeeded`, `goto` to the target step. Throws on a plan that breaks its invariants. */
+export function successTransitions(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): object[] {
+  return [...brokenCriteriaTransitions(step, action, false), successTransition(plan, step, action)];
+}
+
+/** The transitions of one failure action; each records the step before it leaves. Throws on a plan that breaks its invariants. */
+export function failureTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): object[] {
+  if (action.unsupported) return [unsupportedTransition(step, action, true)];
+  return [...brokenCriteriaTransitions(step, action, true), ...actionTransitions(plan, step, index, action)];
+}
+
+/** Whether a step's failure chain can retry it, so the step needs a `backoff` sub-state. */
+export function canRetry(step: StepPlan): boolean {
+  return step.onFailure.some((action) => action.type === 'retry' && !action.unsupported);
+}
+
+/** The `recordStep` action of a step, optionally marking how a failed step was left. */
+export function recordAction(step: StepPlan, failedVia?: FailedVia): object {
+  return { type: 'recordStep', params: failedVia ? { stepId: step.stepId, failedVia } : { stepId: step.stepId } };
+}
+
+function gotoTarget(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): string {
+  const target = action.targetIndex === undefined ? undefined : plan.steps[action.targetIndex];
+  if (!target) throw new Error(`step ${step.stepId}: goto action "${action.name}" has no target step`);
+  return stepTarget(action.targetIndex!, target.stepId);
+}
+
+function unsupportedTransition(step: StepPlan, action: ActionPlan, recordFirst: boolean): object {
+  const actions: object[] = [];
+  if (recordFirst) actions.push(recordAction(step));
+  actions.push({ type: 'fail', params: { code: 'UNSUPPORTED', stepId: step.stepId, message: action.unsupported } });
+  return {
+    guard: { type: 'criteriaHold', params: { criteriaId: action.criteriaId } },
+    target: FAILED,
+    description: action.label,
+    actions,
+  };
+}
+
+/** When an action's criteria cannot be evaluated (an ordering comparison on a non-number), the step fails. */
+function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, recordFirst: boolean): object[] {
+  if (!action.criteriaCanFail || action.criteriaId === undefined) return [];
+  const actions: object[] = [];
+  if (recordFirst) actions.push(recordAction(step));
+  actions.push({ type: 'failOnCriteria', params: { stepId: step.stepId, criteriaId: action.criteriaId, action: action.name } });
+  return [
+    {
+      guard: { type: 'criteriaBroken', params: { criteriaId: action.criteriaId } },
+      target: FAILED,
+      description: `${action.label} (criteria cannot be evaluated)`,
+      actions,
+    },
+  ];
+}
+
+function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): object {
+  if (action.unsupported) return unsupportedTransition(step, action, false);
+  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } };
+  switch (action.type) {
+    case 'end':
+      return { guard, target: SUCCEEDED, description: action.label };
+    case 'goto':
+      return { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label };
+    default:
+      throw new Error(`step ${step.stepId}: a success chain cannot hold a ${action.type} action ("${action.name}")`);
+  }
+}
+
+function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): object[] {
+  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } };
+  switch (action.type) {
+    case 'end':
+      return [
+        {
+          guard,
+          target: FAILED,
+          description: action.label,
+          actions: [
+            recordAction(step, 'on-failure-end'),
+            {
+              type: 'fail',
+              params: {
+                code: 'END_ACTION',
+                stepId: step.stepId,
+                template: `failure action "${action.name}" ended the workflow: {reason}`,
+              },
+            },
+          ],
+        },
+      ];
+    case 'goto':
+      return [
+        { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label, actions: recordAction(step, 'on-failure-goto') },
+      ];
+    case 'retry':
+      return [
+        {
+          guard: { type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } },
+          target: stepTarget(index, step.stepId, SUB_STATE.backoff),
+          description: action.label,
+          actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
+        },
+        {
+          guard,
+          target: FAILED,
+          description: `${action.label} (limit reached)`,
+          actions: [
+            recordAction(step),
+            {
+              type: 'fail',
+              params: {
+                code: 'RETRIES_EXHAUSTED',
+                stepId: step.stepId,
+                template: `retry action "${action.name}" reached its limit of ${action.retryLimit} ${action.retryLimit === 1 ? 'retry' : 'retries'}; last error: {reason}`,
+              },
+            },
+          ],
+        },
+      ];
+  }
+}

@@ -1,0 +1,34 @@
+/** Parses each distinct expression and condition once per validation: a long workflow repeats the same few. */
+import { parseCondition, parseExpression, type Condition, type Expression } from '../expressions/index.js';
+
+/** A parse result, or what the parser threw (kept so every occurrence is reported as before). */
+export type Parsed<T> = { value: T } | { error: unknown };
+
+/** Memoised parseExpression and parseCondition; the parsers are pure, so a result can be shared. */
+export class ParseMemo {
+  private readonly expressions = new Map<string, Parsed<Expression>>();
+  private readonly conditions = new Map<string, Parsed<Condition>>();
+
+  /** parseExpression(source), parsed on its first request only. */
+  expression(source: string): Parsed<Expression> {
+    return remember(this.expressions, source, parseExpression);
+  }
+
+  /** parseCondition(source), parsed on its first request only. */
+  condition(source: string): Parsed<Condition> {
+    return remember(this.conditions, source, parseCondition);
+  }
+}
+
+function remember<T>(results: Map<string, Parsed<T>>, source: string, parse: (source: string) => T): Parsed<T> {
+  let result = results.get(source);
+  if (result === undefined) {
+    try {
+      result = { value: parse(source) };
+    } catch (error) {
+      result = { error };
+    }
+    results.set(source, result);
+  }
+  return result;
+}
