@@ -1,8 +1,8 @@
 /**
  * The actor that runs step bodies. It lives as long as the workflow (invoked once, at the root):
  * each `calling` state sends it a `run` event, and it answers with `runStep.done` or
- * `runStep.error`. Spawning and stopping a promise actor per step run cost about a third of the
- * machine's run time (actor, mailbox and abort signal per step, and two more snapshots).
+ * `runStep.error`. Spawning and stopping a promise actor per step run cost a quarter to a third of
+ * the machine's run time (an actor, a mailbox and an abort controller per run, and more snapshots).
  */
 import { fromCallback } from 'xstate';
 import type { RunStepInput, StepOutcome } from './types.js';
@@ -16,11 +16,11 @@ export interface RunEvent {
   input: RunStepInput;
 }
 
-/** What the runner sends back when a step run settles. */
-export type RunStepEvent = { type: 'runStep.done'; output: StepOutcome } | { type: 'runStep.error'; error: unknown };
-
 export const RUN_STEP_DONE = 'runStep.done';
 export const RUN_STEP_ERROR = 'runStep.error';
+
+/** What the runner sends back when a step run settles. */
+export type RunStepEvent = { type: typeof RUN_STEP_DONE; output: StepOutcome } | { type: typeof RUN_STEP_ERROR; error: unknown };
 
 /**
  * The runner actor over `run`. One run is in flight at a time (the machine waits in `calling`).

@@ -1,6 +1,6 @@
 import { assign, sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
-import { stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
+import { RUN_STEP_DONE, RUN_STEP_ERROR, stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
 import type { FailureCode, Judge, StepOutcome, StepRecord, WorkflowContext, WorkflowInput } from './types.js';
 
 /** Parameters of the `fail` action. `message` is used as is; `template` wraps the step's reason. */
@@ -45,7 +45,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
           ok: false,
           dryRun: false,
           outputs: {},
-          reason: `internal error: ${errorMessage(event.type === 'runStep.error' ? event.error : undefined)}`,
+          reason: `internal error: ${errorMessage(event.type === RUN_STEP_ERROR ? event.error : undefined)}`,
         }),
       }),
       recordStep: assign(({ context }, params: { stepId: string; failedVia?: StepRecord['failedVia'] }) => {
@@ -102,7 +102,7 @@ async function missingRunner(): Promise<StepOutcome> {
 
 /** The step outcome a `runStep.done` event carries. */
 function outcomeOf(event: RunStepEvent): StepOutcome | undefined {
-  return event.type === 'runStep.done' ? event.output : undefined;
+  return event.type === RUN_STEP_DONE ? event.output : undefined;
 }
 
 function errorMessage(error: unknown): string {
