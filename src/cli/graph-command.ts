@@ -13,7 +13,7 @@ export class GraphCommand extends ToolCommand {
     details: `
       Compiles one workflow to the XState machine \`arazzo run\` executes and prints it on stdout: a Mermaid \`stateDiagram-v2\` (default), a Graphviz digraph (\`--format dot\`), or the machine config itself as JSON (\`--format json\`, importable into the Stately visualizer).
 
-      Each step is a composite state \`s<index>_<stepId>\` with the sub-states entering, calling, judging, onSuccess, onFailure and backoff; the finals are \`succeeded\` and \`failed\`. Transitions are labelled with the Arazzo action (name, type, criteria) or with their guard and actions. The output is deterministic.
+      Each step is a composite state \`s<index>_<stepId>\` with the sub-states entering and calling, plus onSuccess, onFailure and backoff when its action chains need them; the finals are \`succeeded\` and \`failed\`. Transitions are labelled with the Arazzo action (name, type, criteria) or with their guard and actions. The output is deterministic.
 
       Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. See docs/state-machine.md.
     `,
