@@ -1,4 +1,5 @@
 import type { RunStepInput, StepOutcome } from '../../machines/types.js';
+import { ToolError } from '../cli/errors.js';
 import {
   ConditionEvaluationError,
   evaluateCondition,
@@ -62,9 +63,12 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     try {
       response = await deps.pipeline.send(request, { signal });
     } catch (error) {
-      if (!(error instanceof TransportError)) throw error;
-      deps.reporter.stepDone(program.stepId, request, undefined, false, error.message);
-      return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason: error.message, data: { request: requestData } };
+      // A transport error, or the bound API's credentials cannot be applied (not logged in, an unset
+      // token variable): the step fails with that message and its fix, not as an internal error.
+      if (!(error instanceof TransportError) && !(error instanceof ToolError)) throw error;
+      const reason = error instanceof ToolError && error.hint ? `${error.message} (${error.hint})` : error.message;
+      deps.reporter.stepDone(program.stepId, request, undefined, false, reason);
+      return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason, data: { request: requestData } };
     }
 
     const responseData: ResponseData = { statusCode: response.status, headers: response.headers, body: response.body };

@@ -108,7 +108,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     io.stdout.write(await formatRecord(record, opts.output));
     holdLiveView = live !== undefined;
     if (interrupted) {
-      reporter.warn(`interrupted: workflow "${planned.plan.workflowId}" stopped after ${context.records.length} step runs; nothing more was sent`);
+      reporter.warn(`interrupted: workflow "${planned.plan.workflowId}" stopped after ${context.runs} step runs; nothing more was sent`);
       return EXIT.INTERRUPTED;
     }
     if (context.failure) {

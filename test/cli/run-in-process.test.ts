@@ -42,6 +42,21 @@ async function runInProcess(argv: string[], signal = new AbortController().signa
 }
 
 describe('tool arazzo run in-process', () => {
+  it('fails the step with the fix, not an internal error, when the bound API has no usable credentials', async () => {
+    expect((await runInProcess(['api', 'add', 'api', server.url])).code).toBe(0);
+    expect((await runInProcess(['auth', 'login', 'api', '--type', 'bearer', '--token-env', 'TOOL_TEST_UNSET_TOKEN'])).code).toBe(0);
+    try {
+      server.setRoutes({ 'POST /items': { status: 201, body: { id: 'x1' } } });
+      const result = await runInProcess(['arazzo', 'run', 'state-success-outputs.arazzo.yaml', '--input', 'name=Ann']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('TOOL_TEST_UNSET_TOKEN');
+      expect(result.stderr).not.toContain('internal error');
+      expect(JSON.parse(result.stdout).steps).toEqual([{ stepId: 'create', status: 0, dryRun: false, outputs: {} }]);
+    } finally {
+      expect((await runInProcess(['api', 'remove', 'api'])).code).toBe(0);
+    }
+  });
+
   it('fails a step whose input was not given before sending, and says which --input to add', async () => {
     const hits = server.hits.length;
     const result = await runInProcess(['arazzo', 'run', 'state-success-outputs.arazzo.yaml']);
