@@ -1,23 +1,10 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createPipeline, TransportError, type Pipeline } from '../../../src/http/index.js';
+import { describe, expect, it } from '@jest/globals';
+import { TransportError } from '../../../src/http/index.js';
 import { bearerAuth, queryKeyAuth } from './fake-auth.js';
-import { closedPort, sendJson, startServer, type TestServer } from './test-server.js';
+import { closedPort, sendJson, type TestServer, usePipelineFixtures } from './test-server.js';
 
 describe('credentials', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-  const pipeline = (): Pipeline => {
-    const created = createPipeline({ retry: 0 });
-    cleanups.push(() => created.close());
-    return created;
-  };
-  const server = async (handler: Parameters<typeof startServer>[0]): Promise<TestServer> => {
-    const started = await startServer(handler);
-    cleanups.push(() => started.close());
-    return started;
-  };
+  const { pipeline, server } = usePipelineFixtures({ retry: 0 });
   const ok = (): Promise<TestServer> => server((_hit, res) => sendJson(res, 200, { ok: true }));
 
   it('applies auth to a request for its origin', async () => {

@@ -1,23 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
-import { startServer, type Hit, type TestServer } from './test-server.js';
+import { describe, expect, it } from '@jest/globals';
+import { type Hit, type TestServer, usePipelineFixtures } from './test-server.js';
 
 describe('request and response bodies', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-  const pipeline = (): Pipeline => {
-    const created = createPipeline({ retry: 0 });
-    cleanups.push(() => created.close());
-    return created;
-  };
-  const server = async (handler: Parameters<typeof startServer>[0]): Promise<TestServer> => {
-    const started = await startServer(handler);
-    cleanups.push(() => started.close());
-    return started;
-  };
+  const { pipeline, server } = usePipelineFixtures({ retry: 0 });
   /** A server answering every request with this content type and body. */
   const answering = (contentType: string | undefined, body: Buffer | string, status = 200): Promise<TestServer> =>
     server((_hit, res) => {

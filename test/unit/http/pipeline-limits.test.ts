@@ -1,22 +1,9 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createPipeline, TransportError, type Pipeline } from '../../../src/http/index.js';
-import { sendJson, startServer, type TestServer } from './test-server.js';
+import { describe, expect, it } from '@jest/globals';
+import { TransportError } from '../../../src/http/index.js';
+import { sendJson, type TestServer, usePipelineFixtures } from './test-server.js';
 
 describe('timeouts, size cap, redirect limit and abort', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-  const pipeline = (options: Parameters<typeof createPipeline>[0]): Pipeline => {
-    const created = createPipeline({ maxRetryDelayMs: 10, ...options });
-    cleanups.push(() => created.close());
-    return created;
-  };
-  const server = async (handler: Parameters<typeof startServer>[0]): Promise<TestServer> => {
-    const started = await startServer(handler);
-    cleanups.push(() => started.close());
-    return started;
-  };
+  const { pipeline, server } = usePipelineFixtures({ maxRetryDelayMs: 10 });
   const silent = (): Promise<TestServer> => server(() => undefined);
   const failureOf = (promise: Promise<unknown>): Promise<TransportError> =>
     promise.then(

@@ -1,22 +1,9 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { createPipeline, TransportError, type Pipeline } from '../../../src/http/index.js';
-import { closedPort, sendJson, startServer, type TestServer } from './test-server.js';
+import { describe, expect, it } from '@jest/globals';
+import { TransportError } from '../../../src/http/index.js';
+import { closedPort, sendJson, usePipelineFixtures } from './test-server.js';
 
 describe('transport retry', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0)) await cleanup();
-  });
-  const pipeline = (options: Parameters<typeof createPipeline>[0]): Pipeline => {
-    const created = createPipeline({ maxRetryDelayMs: 20, ...options });
-    cleanups.push(() => created.close());
-    return created;
-  };
-  const server = async (handler: Parameters<typeof startServer>[0]): Promise<TestServer> => {
-    const started = await startServer(handler);
-    cleanups.push(() => started.close());
-    return started;
-  };
+  const { pipeline, server } = usePipelineFixtures({ maxRetryDelayMs: 20 });
 
   it('retries a 503 and returns the success that follows', async () => {
     const api = await server((_hit, res, n) => (n === 1 ? sendJson(res, 503, { busy: true }) : sendJson(res, 200, { id: 7 })));

@@ -2,6 +2,8 @@
 
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from '@jest/globals';
+import { createPipeline, type Pipeline, type PipelineOptions } from '../../../src/http/index.js';
 
 export interface Hit {
   method: string;
@@ -58,4 +60,27 @@ export async function closedPort(): Promise<number> {
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
+}
+
+/**
+ * Pipelines and servers for the tests of one describe block, each closed after its test.
+ * `defaults` are the pipeline options every test of the block starts from.
+ */
+export function usePipelineFixtures(defaults: Partial<PipelineOptions> = {}) {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+  return {
+    pipeline(options: Partial<PipelineOptions> = {}): Pipeline {
+      const created = createPipeline({ ...defaults, ...options });
+      cleanups.push(() => created.close());
+      return created;
+    },
+    async server(handler: Handler): Promise<TestServer> {
+      const started = await startServer(handler);
+      cleanups.push(() => started.close());
+      return started;
+    },
+  };
 }
