@@ -6,7 +6,7 @@ import { loadDocument, validateDocument } from '../arazzo/index.js';
 import type { LoadedDocument } from '../arazzo/model.js';
 import { EXIT } from '../cli/errors.js';
 import { styleFor, type Style } from '../cli/style.js';
-import { createPipeline, type Pipeline } from '../http/index.js';
+import { createPipeline } from '../http/index.js';
 import { createDescriptionLoader } from './description-loader.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
