@@ -48,6 +48,11 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     } catch (error) {
       if (error instanceof UnresolvedExpressionError || error instanceof RequestBuildError) {
         const reason = `the request could not be built: ${error.message}${missingInputHint(error)}`;
+        // A dry run shows every step: it reports the problem and moves on, as it would after printing.
+        if (deps.dryRun) {
+          deps.reporter.warn(`step "${program.stepId}": ${reason}`);
+          return { statusCode: 0, ok: false, dryRun: true, outputs: {}, reason };
+        }
         deps.reporter.stepFailedEarly(program.stepId, reason);
         return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
       }

@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await startScriptedServer();
   ws = makeWorkspace('tool-cli-run-');
   ws.fixture('api.openapi.yaml', { BASE_URL: server.url });
-  for (const name of ['state-success-outputs.arazzo.yaml', 'state-dry-run.arazzo.yaml', 'interrupt.arazzo.yaml']) ws.fixture(name);
+  for (const name of ['state-success-outputs.arazzo.yaml', 'state-dry-run.arazzo.yaml', 'interrupt.arazzo.yaml', 'dry-run-unbuildable.arazzo.yaml']) ws.fixture(name);
 });
 
 afterAll(async () => {
@@ -42,6 +42,20 @@ async function runInProcess(argv: string[], signal = new AbortController().signa
 }
 
 describe('tool arazzo run in-process', () => {
+  it('reports a request a dry run cannot build and moves on without retrying or sending', async () => {
+    const hits = server.hits.length;
+    const started = Date.now();
+    const result = await runInProcess(['arazzo', 'run', 'dry-run-unbuildable.arazzo.yaml', '--dry-run']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).steps).toEqual([
+      { stepId: 'read', status: 0, dryRun: true, outputs: {} },
+      { stepId: 'create', status: 0, dryRun: true, outputs: {} },
+    ]);
+    expect(result.stderr).toMatch(/warning: step "read": the request could not be built: .*id/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(server.hits.length).toBe(hits);
+  });
+
   it('fails the step with the fix, not an internal error, when the bound API has no usable credentials', async () => {
     expect((await runInProcess(['api', 'add', 'api', server.url])).code).toBe(0);
     expect((await runInProcess(['auth', 'login', 'api', '--type', 'bearer', '--token-env', 'TOOL_TEST_UNSET_TOKEN'])).code).toBe(0);
