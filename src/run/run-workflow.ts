@@ -9,6 +9,7 @@ import { styleFor, type Style } from '../cli/style.js';
 import { createPipeline } from '../http/index.js';
 import { createDescriptionLoader } from './description-loader.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
+import { immediateClock } from './immediate-clock.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
 import { compileSteps } from './compile-steps.js';
 import { createStepExecutor } from './execute-step.js';
@@ -135,7 +136,8 @@ function runMachine(
   reporter: Reporter,
   inspect?: (event: InspectionEvent) => void,
 ): Promise<{ context: WorkflowContext; interrupted: boolean }> {
-  const actor = createActor(machine, inspect ? { input, inspect } : { input });
+  const clock = immediateClock();
+  const actor = createActor(machine, inspect ? { input, inspect, clock } : { input, clock });
   return new Promise((resolve, reject) => {
     let inBackoff = false;
     const finish = (interrupted: boolean) => {
