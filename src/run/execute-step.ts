@@ -46,7 +46,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     try {
       ({ request, requestData } = prepareRequest(program, base, deps.dryRun));
     } catch (error) {
-      if (error instanceof UnresolvedExpressionError || error instanceof RequestBuildError) {
+      if (error instanceof UnresolvedPartError || error instanceof RequestBuildError) {
         const reason = `the request could not be built: ${error.message}${missingInputHint(error)}`;
         // A dry run shows every step: it reports the problem and moves on, as it would after printing.
         if (deps.dryRun) {
@@ -139,11 +139,15 @@ function renderPart(part: string, render: () => unknown): unknown {
   }
 }
 
-/** An expression of a request part that resolved to nothing; the step fails before sending. */
-class UnresolvedPartError extends UnresolvedExpressionError {
-  constructor(message: string, expression: string) {
-    super(expression, '');
-    this.message = message;
+/** An expression in a parameter or the body resolved to nothing; the step fails before sending. */
+class UnresolvedPartError extends Error {
+  readonly code = 'UNRESOLVED_EXPRESSION' as const;
+  constructor(
+    message: string,
+    readonly expression: string,
+  ) {
+    super(message);
+    this.name = 'UnresolvedPartError';
   }
 }
 
@@ -200,7 +204,7 @@ function readableUnresolved(url: string): string {
 
 /** For an input the user did not give, say how to give it. */
 function missingInputHint(error: Error): string {
-  if (!(error instanceof UnresolvedExpressionError)) return '';
+  if (!(error instanceof UnresolvedPartError)) return '';
   const input = /^\$(?:workflow\.)?inputs\.([^#]+)/.exec(error.expression);
   return input ? ` (give it with --input ${input[1]}=<value>)` : '';
 }

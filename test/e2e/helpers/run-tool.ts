@@ -3,7 +3,7 @@
  * serving while the child runs. The environment is minimal and points config and cache at a
  * temporary directory.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { REPO_ROOT } from './build.js';
@@ -72,20 +72,9 @@ export function spawnTool(args: readonly string[], opts: ToolOptions): ToolProce
       else waiters.push(waiter);
     }
   });
-  const result = new Promise<ToolResult>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`tool ${args.join(' ')} did not exit within ${opts.timeoutMs ?? 15_000} ms\nstderr so far:\n${stderr}`));
-    }, opts.timeoutMs ?? 15_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error(`tool exited before stderr showed ${String(waiter.text)}\nstderr:\n${stderr}`));
-      resolve({ code, signal, stdout, stderr, elapsedMs: Date.now() - started });
-    });
+  const result = settleOnExit(child, args, opts.timeoutMs, () => stderr, (code, signal) => {
+    for (const waiter of waiters.splice(0)) waiter.reject(new Error(`tool exited before stderr showed ${String(waiter.text)}\nstderr:\n${stderr}`));
+    return { code, signal, stdout, stderr, elapsedMs: Date.now() - started };
   });
   return {
     child,
@@ -94,6 +83,34 @@ export function spawnTool(args: readonly string[], opts: ToolOptions): ToolProce
       matches(text) ? Promise.resolve() : new Promise<void>((resolve, reject) => waiters.push({ text, resolve, reject })),
     result,
   };
+}
+
+/**
+ * Resolves with `onClose(code, signal)` when `child` exits; kills it and rejects (with the stderr
+ * so far) after `timeoutMs` (default 15 s), and rejects when it cannot start.
+ */
+export function settleOnExit<T>(
+  child: ChildProcess,
+  args: readonly string[],
+  timeoutMs: number | undefined,
+  stderr: () => string,
+  onClose: (code: number | null, signal: NodeJS.Signals | null) => T,
+): Promise<T> {
+  const limit = timeoutMs ?? 15_000;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`tool ${args.join(' ')} did not exit within ${limit} ms\nstderr so far:\n${stderr()}`));
+    }, limit);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve(onClose(code, signal));
+    });
+  });
 }
 
 /** Runs `node bin/tool.js ...args` to completion. Rejects only when it times out or cannot start. */

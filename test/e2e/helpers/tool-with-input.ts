@@ -3,7 +3,7 @@
  * that read a secret or a body from stdin and for checks on the exact bytes written to a pipe.
  */
 import { spawn } from 'node:child_process';
-import { TOOL_BIN, toolEnv } from './run-tool.js';
+import { settleOnExit, TOOL_BIN, toolEnv } from './run-tool.js';
 
 export interface ByteResult {
   code: number | null;
@@ -32,19 +32,8 @@ export function runToolWithInput(args: readonly string[], opts: InputOptions): P
   // A command that never reads stdin may exit before the write lands.
   child.stdin.on('error', () => undefined);
   child.stdin.end(opts.input ?? '');
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`tool ${args.join(' ')} did not exit within ${opts.timeoutMs ?? 15_000} ms\nstderr so far:\n${stderr}`));
-    }, opts.timeoutMs ?? 15_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const bytes = Buffer.concat(out);
-      resolve({ code, bytes, stdout: bytes.toString('utf8'), stderr });
-    });
+  return settleOnExit(child, args, opts.timeoutMs, () => stderr, (code) => {
+    const bytes = Buffer.concat(out);
+    return { code, bytes, stdout: bytes.toString('utf8'), stderr };
   });
 }
