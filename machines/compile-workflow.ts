@@ -1,7 +1,7 @@
 import { canRetry, failureTransitions, recordAction, successTransitions } from './chain-transitions.js';
 import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget, type SubState } from './state-keys.js';
 import { RUN_STEP_DONE, RUN_STEP_ERROR, type StepRunner } from './step-runner.js';
-import type { FailureCode, Judge, StepPlan, WorkflowPlan } from './types.js';
+import type { FailureCode, Judge, StepPlan, WorkflowContext, WorkflowPlan } from './types.js';
 import { workflowSetup, type FailParams } from './workflow-setup.js';
 
 export type { StepRunner } from './step-runner.js';
@@ -30,7 +30,9 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
     context: ({ input }) => ({
       workflowId: plan.workflowId,
       inputs: input.inputs,
-      steps: {},
+      // A null-prototype object starts in V8's dictionary mode: adding a thousand step ids one by
+      // one to a `{}` copied its growing descriptor array each time (O(n²), 6 ms at 1000 steps).
+      steps: Object.create(null) as WorkflowContext['steps'],
       records: [],
       runs: 0,
       maxSteps: input.maxSteps,

@@ -63,13 +63,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
         // factory creates both afresh for each actor, and nothing reads an older snapshot's
         // records later (inspection and trace observers read them synchronously, as they happen).
         context.records.push(record);
-        Object.defineProperty(context.steps, params.stepId, {
-          // defineProperty, not `steps[id] =`: a stepId of "__proto__" must stay an own key.
-          value: { ...(last?.data as object | undefined), outputs: record.outputs },
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
+        context.steps[params.stepId] = { ...(last?.data as object | undefined), outputs: record.outputs };
         return { records: context.records, steps: context.steps };
       }),
       scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({

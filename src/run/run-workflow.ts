@@ -1,17 +1,17 @@
 import type { Writable } from 'node:stream';
 import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import type { WorkflowContext } from '../../machines/types.js';
+import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { loadDocument, validateDocument } from '../arazzo/index.js';
 import type { LoadedDocument } from '../arazzo/model.js';
 import { EXIT } from '../cli/errors.js';
 import { styleFor, type Style } from '../cli/style.js';
-import { createPipeline } from '../http/index.js';
+import { createPipeline, type Pipeline } from '../http/index.js';
 import { createDescriptionLoader } from './description-loader.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
 import { immediateClock } from './immediate-clock.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
-import { compileSteps } from './compile-steps.js';
+import { compileSteps, type StepProgram } from './compile-steps.js';
 import { createStepExecutor } from './execute-step.js';
 import { createJudge } from './judge.js';
 import { compileOutputs } from './output-values.js';
@@ -63,57 +63,36 @@ export interface RunDeps {
 export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<number> {
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet });
-  const doc = await loadDocument(opts.file, { cwd: io.cwd });
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
   let holdLiveView = false;
   try {
-    const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, { env: io.env, warn: (message) => reporter.warn(message) });
-    const findings = await validateDocument(doc, {
-      loadOperations: async (url) => {
-        try {
-          return new Set((await loadDescription(url)).operations.keys());
-        } catch {
-          return undefined;
-        }
-      },
-    });
-    if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent')) return EXIT.INVALID_DOCUMENT;
+    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style);
+    if (typeof compiled === 'number') return compiled;
+    const { plan } = compiled;
 
-    const workflow = selectWorkflow(doc, opts.workflowId);
-    const registry = deps.registry ?? (await (await import('../config/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
-    const { sources, warnings } = await bindSources(doc, registry, loadDescription);
-    for (const warning of warnings) reporter.warn(warning);
-    if (opts.verbose) printBanner(sources, io.stderr, style);
-
-    const planned = planWorkflow(doc.model, workflow);
-    const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
-    const programs = compileSteps(doc.model, workflow, sources, templateWarnings);
-    const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, templateWarnings);
-    for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-
-    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), planned.plan, { maxSteps: opts.maxSteps, path: opts.trace });
+    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace });
     if (opts.inspect) {
-      live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: planned.plan.workflowId });
+      live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId });
       live.announce(io.stderr);
     }
     const observers = [tracer?.inspect, live?.inspect].filter((f) => f !== undefined);
     const inspect = observers.length > 0 ? (event: InspectionEvent) => observers.forEach((observe) => observe(event)) : undefined;
-    const executor = createStepExecutor({ programs, pipeline, dryRun: opts.dryRun, reporter: tracer ? tracer.reporter(reporter) : reporter });
-    const machine = compileWorkflow(planned.plan, createJudge(planned.criteria, outputs), executor);
+    const executor = createStepExecutor({ programs: compiled.programs, pipeline, dryRun: opts.dryRun, reporter: tracer ? tracer.reporter(reporter) : reporter });
+    const machine = compileWorkflow(plan, compiled.judge, executor);
     const { context, interrupted } = await runMachine(machine, { inputs: opts.inputs, maxSteps: opts.maxSteps }, io.signal, reporter, inspect);
     await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;
-    const record: RunRecord = { workflowId: planned.plan.workflowId, outputs: failed ? {} : context.outputs, steps: context.records };
+    const record: RunRecord = { workflowId: plan.workflowId, outputs: failed ? {} : context.outputs, steps: context.records };
     io.stdout.write(await formatRecord(record, opts.output));
     holdLiveView = live !== undefined;
     if (interrupted) {
-      reporter.warn(`interrupted: workflow "${planned.plan.workflowId}" stopped after ${context.runs} step runs; nothing more was sent`);
+      reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${context.runs} step runs; nothing more was sent`);
       return EXIT.INTERRUPTED;
     }
     if (context.failure) {
-      reporter.workflowFailed(planned.plan.workflowId, context.failure);
+      reporter.workflowFailed(plan.workflowId, context.failure);
       return EXIT.RUN_FAILED;
     }
     return EXIT.OK;
@@ -124,6 +103,47 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (holdLiveView) await live?.holdUntil(io.signal, io.stderr);
     await live?.close();
   }
+}
+
+/** What a run needs of its document once it is checked and bound. */
+interface CompiledRun {
+  plan: WorkflowPlan;
+  judge: Judge;
+  programs: StepProgram[];
+}
+
+/**
+ * Loads, validates and binds the document and compiles the selected workflow; returns the exit
+ * code instead when the document is invalid. A function of its own so that the loaded document
+ * (its text, parsed tree, model and findings: ~3.6 MiB at 1000 steps) is garbage once the run
+ * starts; a suspended async function keeps all its locals alive.
+ */
+async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | number> {
+  const doc = await loadDocument(opts.file, { cwd: io.cwd });
+  const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, { env: io.env, warn: (message) => reporter.warn(message) });
+  const findings = await validateDocument(doc, {
+    loadOperations: async (url) => {
+      try {
+        return new Set((await loadDescription(url)).operations.keys());
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent')) return EXIT.INVALID_DOCUMENT;
+
+  const workflow = selectWorkflow(doc, opts.workflowId);
+  const registry = deps.registry ?? (await (await import('../config/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
+  const { sources, warnings } = await bindSources(doc, registry, loadDescription);
+  for (const warning of warnings) reporter.warn(warning);
+  if (opts.verbose) printBanner(sources, io.stderr, style);
+
+  const planned = planWorkflow(doc.model, workflow);
+  const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
+  const programs = compileSteps(doc.model, workflow, sources, templateWarnings);
+  const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, templateWarnings);
+  for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
+  return { plan: planned.plan, judge: createJudge(planned.criteria, outputs), programs };
 }
 
 type AnyWorkflowMachine = ReturnType<typeof compileWorkflow>;
