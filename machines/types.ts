@@ -56,6 +56,8 @@ export interface StepOutcome {
   retryAfterHeaderSeconds?: number;
   /** Expression data of this run (an object such as {request, response}) for later `$steps.<id>` references; opaque to the machine. */
   data?: Record<string, unknown>;
+  /** False when no expression reads this step's `data` later: `$steps.<id>` then keeps only the outputs, and the run less memory. */
+  keepData?: boolean;
 }
 
 /** One entry of the run record's `steps`. */

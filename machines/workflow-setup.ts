@@ -64,7 +64,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
         // records later (inspection and trace observers read them synchronously, as they happen).
         context.records.push(record);
         // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
-        context.steps[params.stepId] = { ...(last?.data as object | undefined), outputs: record.outputs };
+        const data = last?.keepData === false ? undefined : (last?.data as object | undefined);
+        context.steps[params.stepId] = { ...data, outputs: record.outputs };
         return { records: context.records, steps: context.steps };
       }),
       scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({

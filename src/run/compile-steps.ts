@@ -21,6 +21,8 @@ export interface StepProgram {
   /** Criteria of a type v1 does not execute (regex, jsonpath): skipped with a warning. */
   skippedCriteria: string[];
   outputs: CompiledOutputs;
+  /** Whether an expression may read this step's request or response (`$steps.<id>.request…`); if not, they are not kept for later steps. */
+  dataRead: boolean;
 }
 
 /** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
@@ -80,9 +82,10 @@ function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, ste
  */
 export function compileSteps(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[]): StepProgram[] {
   const workflowParameters = workflow.parameters;
+  const dataRead = stepsWithDataRead(doc, workflow);
   return workflow.steps.map((step, index) => {
     const stepId = step.stepId ?? '';
-    const program: StepProgram = { stepId, index, parameters: [], successCriteria: [], skippedCriteria: [], outputs: [] };
+    const program: StepProgram = { stepId, index, parameters: [], successCriteria: [], skippedCriteria: [], outputs: [], dataRead: dataRead(stepId) };
     if (step.operationId === undefined) return program;
     const { operation, source } = findOperation(step, sources);
     program.operation = operation;
@@ -124,4 +127,27 @@ export function compileSteps(doc: ArazzoDocument, workflow: Workflow, sources: B
     program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
     return program;
   });
+}
+
+const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
+
+/**
+ * Which steps' request and response some expression may read later. Generous on purpose: any
+ * string anywhere in the document that looks like `$steps.<id>.request…` or `…response…` counts,
+ * and every step counts when a step id has characters such a reference could not be matched by.
+ */
+function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (stepId: string) => boolean {
+  if (workflow.steps.some((step) => !/^[A-Za-z0-9_-]*$/.test(step.stepId ?? ''))) return () => true;
+  const read = new Set<string>();
+  const seen = new Set<object>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value.includes('$steps.')) for (const match of value.matchAll(STEP_DATA)) read.add(match[1]!);
+    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+      seen.add(value);
+      for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child);
+    }
+  };
+  visit(doc);
+  return (stepId) => read.has(stepId);
 }

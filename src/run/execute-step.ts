@@ -95,6 +95,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       outputs,
       data: { request: requestData, response: responseData },
     };
+    if (!program.dataRead) outcome.keepData = false;
     if (verdict.reason) outcome.reason = verdict.reason;
     const retryAfter = retryAfterSeconds(response.headers['retry-after']);
     if (retryAfter !== undefined) outcome.retryAfterHeaderSeconds = retryAfter;

@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await startScriptedServer();
   ws = makeWorkspace('tool-cli-run-');
   ws.fixture('api.openapi.yaml', { BASE_URL: server.url });
-  for (const name of ['state-success-outputs.arazzo.yaml', 'state-dry-run.arazzo.yaml', 'interrupt.arazzo.yaml', 'dry-run-unbuildable.arazzo.yaml']) ws.fixture(name);
+  for (const name of ['state-success-outputs.arazzo.yaml', 'state-dry-run.arazzo.yaml', 'interrupt.arazzo.yaml', 'dry-run-unbuildable.arazzo.yaml', 'step-data-read.arazzo.yaml']) ws.fixture(name);
 });
 
 afterAll(async () => {
@@ -42,6 +42,19 @@ async function runInProcess(argv: string[], signal = new AbortController().signa
 }
 
 describe('tool arazzo run in-process', () => {
+  it("keeps a step's request and response for the later steps and outputs that read them, and only the outputs of the others", async () => {
+    server.setRoutes({
+      'POST /items': { status: 201, body: { id: 'x7' } },
+      'GET /items/x7': { status: 200, body: { id: 'x7', name: 'Ann' } },
+      'GET /a': { status: 200, body: { status: 'fine' } },
+    });
+    const result = await runInProcess(['arazzo', 'run', 'step-data-read.arazzo.yaml']);
+    expect(result.stderr).not.toContain('internal error');
+    expect(result.code).toBe(0);
+    // `plain` is read only as $steps.plain.response too, so it is kept; nothing reads a step it does not name.
+    expect(JSON.parse(result.stdout).outputs).toEqual({ created: 'x7', sentName: 'Ann', plainStatus: 'fine' });
+  });
+
   it('reports a request a dry run cannot build and moves on without retrying or sending', async () => {
     const hits = server.hits.length;
     const started = Date.now();

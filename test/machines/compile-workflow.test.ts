@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { createActor } from 'xstate';
+import { compileWorkflow } from '../../machines/compile-workflow.js';
 import { action, judgeOf, runPlan, step } from './harness.js';
 
 const plan = (...steps: ReturnType<typeof step>[]) => ({ workflowId: 'wf', steps });
@@ -204,5 +206,27 @@ describe('compileWorkflow: the States table', () => {
   it('runs a workflow with no steps to success', async () => {
     const r = await runPlan(plan(), {});
     expect(r.final).toBe('succeeded');
+  });
+});
+
+describe('compileWorkflow: what later steps can see', () => {
+  it("keeps a step's data for later steps unless its outcome says nothing reads it, and keeps a stepId of __proto__ as an own key", async () => {
+    const machine = compileWorkflow(plan(step('kept'), step('__proto__'), step('dropped')), judgeOf([]), async (input) => ({
+      statusCode: 200,
+      ok: true,
+      dryRun: false,
+      outputs: { n: input.stepIndex },
+      data: { response: { body: input.stepId } },
+      ...(input.stepId === 'dropped' ? { keepData: false } : {}),
+    }));
+    const actor = createActor(machine, { input: { inputs: {}, maxSteps: 10 } });
+    const done = new Promise<void>((resolve) => actor.subscribe((snap) => snap.status === 'done' && resolve()));
+    actor.start();
+    await done;
+    const steps = actor.getSnapshot().context.steps;
+    expect(Object.keys(steps)).toEqual(['kept', '__proto__', 'dropped']);
+    expect(steps.kept).toEqual({ response: { body: 'kept' }, outputs: { n: 0 } });
+    expect(Object.getOwnPropertyDescriptor(steps, '__proto__')?.value).toEqual({ response: { body: '__proto__' }, outputs: { n: 1 } });
+    expect(steps.dropped).toEqual({ outputs: { n: 2 } });
   });
 });
