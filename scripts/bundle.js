@@ -53,7 +53,7 @@ const commonJsNamedExports = {
 
 /**
  * got imports http2-wrapper (and with it node:http2) at load time, but uses it only when a request
- * sets `http2: true`, which the pipeline never does. Loading it cost ~9 ms of every run's start-up;
+ * sets `http2: true`, which the pipeline never does. Loading it cost ~5 ms of every run's start-up;
  * the bundle gets a stand-in that fails loudly if that ever changes.
  */
 const noHttp2 = {
