@@ -4,7 +4,6 @@ export type { ExpressionContext, RequestData, ResponseData, StepData } from './c
 export type { CompareOp, Condition, LiteralValue } from './condition-ast.js';
 export type { EmbeddedExpression, Template, TemplateWarning } from './template-ast.js';
 export type { RenderOptions } from './render-template.js';
-export type { StepReference } from './step-references.js';
 export {
   ConditionEvaluationError,
   ConditionSyntaxError,
@@ -15,7 +14,6 @@ export {
 } from './errors.js';
 export { isRuntimeExpression, parseExpression } from './parse-expression.js';
 export { evaluateExpression } from './evaluate-expression.js';
-export { stepReferences } from './step-references.js';
 export { parseCondition } from './parse-condition.js';
 export { evaluateCondition } from './evaluate-condition.js';
 export { isTruthy } from './compare-values.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { evaluateExpression, parseExpression, stepReferences } from '../../../src/expressions/index.js';
+import { evaluateExpression, parseExpression } from '../../../src/expressions/index.js';
 import type { ExpressionContext } from '../../../src/expressions/index.js';
 import { sampleContext } from './sample-context.js';
 
@@ -109,21 +109,5 @@ describe('evaluateExpression', () => {
   it('returns null and false values as they are, not as missing', () => {
     const ctx: ExpressionContext = { inputs: { n: null, f: false, z: 0 }, steps: {} };
     expect([evaluate('$inputs.n', ctx), evaluate('$inputs.f', ctx), evaluate('$inputs.z', ctx)]).toEqual([null, false, 0]);
-  });
-});
-
-describe('stepReferences', () => {
-  it('names the step and output of $steps.<id>.outputs.<name>', () => {
-    expect(stepReferences(parseExpression('$steps.login.outputs.token#/a'))).toEqual({ stepId: 'login', output: 'token' });
-  });
-
-  it('names only the step of a step request or response reference', () => {
-    expect(stepReferences(parseExpression('$steps.login.response.statusCode'))).toEqual({ stepId: 'login' });
-    expect(stepReferences(parseExpression('$steps.login.request.body'))).toEqual({ stepId: 'login' });
-  });
-
-  it('returns undefined for expressions that name no step', () => {
-    expect(stepReferences(parseExpression('$response.body#/steps'))).toBeUndefined();
-    expect(stepReferences(parseExpression('$inputs.steps'))).toBeUndefined();
   });
 });
