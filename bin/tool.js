@@ -14,6 +14,8 @@ function entry() {
 }
 
 import(entry().href).catch((error) => {
+  // A closed stderr must not turn this one line into a crash (src/bin.ts guards it once loaded).
+  process.stderr.on('error', () => undefined);
   if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/src/bin.js')) {
     process.stderr.write('error: tool is not built. Run `npm ci` (or `npm run build`) in its folder first.\n');
     process.exitCode = 70;

@@ -1,7 +1,9 @@
 /** The only module that touches `process`: argv, env, streams, signals and the exit code. */
 import { setFlagsFromString } from 'node:v8';
-import { runCli } from './cli/run-cli.js';
 import { wantsColor } from './cli/context.js';
+import { EXIT } from './cli/errors.js';
+import { GuardedStream } from './cli/guarded-stream.js';
+import { runCli, wantsDebug } from './cli/run-cli.js';
 
 // Memory: a 1000-step run peaked at 132 MiB of RSS; with these two, 92-97 MiB at the same speed
 // (a 5000-step run: 265 -> 169 MiB, ~7% slower from the extra full GCs).
@@ -15,29 +17,48 @@ import { wantsColor } from './cli/context.js';
 setFlagsFromString('--semi-space-growth-factor=1');
 setFlagsFromString('--heap-growing-percent=40');
 
+// Node prints its own warnings ("(node:PID) Warning: ...") on stderr; they are not for users of
+// tool, whose stderr is its own. --debug (or TOOL_DEBUG=1) shows them.
+const debug = wantsDebug(process.argv.slice(2), process.env);
+process.removeAllListeners('warning');
+
+// A failed write on stderr (a closed pipe, a terminal gone) drops the progress lines, never the
+// run. A failed write on stdout stops the output: the command still finishes, with its own code.
+const stderr = new GuardedStream(process.stderr);
+const stdout = new GuardedStream(process.stdout, (error) => {
+  // `tool ... | head` closes the pipe early: what was wanted was read, nothing to say.
+  if (error.code !== 'EPIPE') stderr.write(`error: cannot write to stdout (${error.code ?? error.message}); the output is incomplete\n`);
+});
+process.on('warning', (warning) => {
+  if (debug) stderr.write(`(node:${process.pid}) ${warning.stack ?? `${warning.name}: ${warning.message}`}\n`);
+});
+
+// SIGTERM (kill, a CI runner's timeout) and SIGHUP (the terminal closed) stop a command as Ctrl-C
+// does; the exit code is 128 + the signal's number.
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 const controller = new AbortController();
-let interrupted = false;
-process.on('SIGINT', () => {
-  // The first Ctrl-C asks the command to stop and report; a second one exits at once.
-  if (interrupted) process.exit(130);
-  interrupted = true;
-  controller.abort();
-});
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  // `tool ... | head` closes the pipe early; that is not an error worth a stack trace.
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+let stoppedBy: StopSignal | undefined;
+for (const name of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) {
+  process.on(name, () => {
+    // The first signal asks the command to stop and report; a second one exits at once.
+    if (stoppedBy !== undefined) process.exit(SIGNAL_EXIT_CODES[name]);
+    stoppedBy = name;
+    controller.abort();
+  });
+}
 
 const code = await runCli(process.argv.slice(2), {
   stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout,
+  stderr,
   env: process.env,
   cwd: process.cwd(),
   colors: wantsColor(process.env, process.stderr.isTTY === true),
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
   signal: controller.signal,
+  debug,
 });
-process.exitCode = code;
+// Commands report an interruption as EXIT.INTERRUPTED (130); the code names the signal that caused it.
+process.exitCode = code === EXIT.INTERRUPTED && stoppedBy !== undefined ? SIGNAL_EXIT_CODES[stoppedBy] : code;

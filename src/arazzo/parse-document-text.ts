@@ -1,5 +1,8 @@
 import { buildModel } from './build-model.js';
-import type { LoadedDocument } from './model.js';
+import { MAX_DOCUMENT_DEPTH, overDeepPointer, shortPointer } from './check-depth.js';
+import { ArazzoLoadError } from './errors.js';
+import { formatExcerpt } from './format-excerpt.js';
+import type { LoadedDocument, Position } from './model.js';
 import { parseFast } from './parse-fast.js';
 import { parseWithYaml } from './parse-with-yaml.js';
 import { lazyLocator } from './source-map.js';
@@ -12,12 +15,33 @@ export interface ParseOptions {
 /**
  * Parses YAML or JSON text into a LoadedDocument with source positions. `file` is the name used in
  * messages, `absolutePath` the one relative source URLs resolve against. Throws ArazzoLoadError
- * (YAML_SYNTAX, ALIAS_LIMIT, NOT_AN_OBJECT) when the text is not a YAML mapping.
+ * (YAML_SYNTAX, ALIAS_LIMIT, NOT_AN_OBJECT) when the text is not a YAML mapping, and TOO_DEEP when
+ * it nests deeper than MAX_DOCUMENT_DEPTH levels.
  */
 export function parseDocumentText(text: string, file: string, absolutePath: string, options: ParseOptions = {}): LoadedDocument {
   // The fast parsers answer only for text they read exactly as `yaml` does; everything else (and
   // every error) goes through `yaml`, so messages, positions and limits are the same either way.
   // Positions are computed on the first `locate`, from the text.
-  const raw = parseFast(text) ?? parseWithYaml(text, file, options.maxAliasCount ?? 100);
-  return { file, absolutePath, model: buildModel(raw), raw, locate: lazyLocator(text) };
+  // The fast parsers stop at 100 levels, so only the `yaml` path can return a deeper value.
+  const fast = parseFast(text);
+  const raw = fast ?? parseWithYaml(text, file, options.maxAliasCount ?? 100);
+  const locate = lazyLocator(text);
+  if (fast === undefined) refuseOverDeep(raw, text, file, locate);
+  return { file, absolutePath, model: buildModel(raw), raw, locate };
+}
+
+/** Throws ArazzoLoadError TOO_DEEP when the value nests deeper than MAX_DOCUMENT_DEPTH, naming where. */
+function refuseOverDeep(raw: unknown, text: string, file: string, locate: (pointer: string) => Position | undefined): void {
+  const pointer = overDeepPointer(raw);
+  if (pointer === undefined) return;
+  const pos = locate(pointer);
+  const where = pos ? `${file}:${pos.line}:${pos.col}` : file;
+  const excerpt = pos ? formatExcerpt(text, pos) : '';
+  throw new ArazzoLoadError(
+    'TOO_DEEP',
+    `${where}: the document nests deeper than ${MAX_DOCUMENT_DEPTH} levels (at ${shortPointer(pointer)})`,
+    file,
+    pos,
+    excerpt === '' ? undefined : excerpt.split('\n').join('\n  '),
+  );
 }

@@ -1,4 +1,5 @@
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { MAX_DOCUMENT_DEPTH } from './check-depth.js';
 import { ArazzoLoadError } from './errors.js';
 import { formatExcerpt } from './format-excerpt.js';
 import type { Position } from './model.js';
@@ -6,19 +7,29 @@ import type { Position } from './model.js';
 /**
  * Parses the text with the `yaml` library's full syntax tree and returns its value: the path that
  * gives users the errors, with `file:line:col` and a caret excerpt. Throws ArazzoLoadError
- * (YAML_SYNTAX, ALIAS_LIMIT, NOT_AN_OBJECT) when the text is not a YAML mapping.
+ * (YAML_SYNTAX, ALIAS_LIMIT, NOT_AN_OBJECT) when the text is not a YAML mapping, and TOO_DEEP when
+ * it nests too deep for the library to read.
  */
 export function parseWithYaml(text: string, file: string, maxAliasCount: number): unknown {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const fail = (code: 'YAML_SYNTAX' | 'NOT_AN_OBJECT' | 'ALIAS_LIMIT', message: string, pos?: Position, hint?: string): never => {
+  const fail = (code: 'YAML_SYNTAX' | 'NOT_AN_OBJECT' | 'ALIAS_LIMIT' | 'TOO_DEEP', message: string, pos?: Position, hint?: string): never => {
     const where = pos ? `${file}:${pos.line}:${pos.col}` : file;
     throw new ArazzoLoadError(code, `${where}: ${message}`, file, pos, hint ?? (pos ? indentHint(formatExcerpt(text, pos)) : undefined));
   };
+  const tooDeep = `the document nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    if (error instanceof RangeError) fail('TOO_DEEP', `${tooDeep}; it is too deep to read`);
+    throw error;
+  }
 
   const first = doc.errors[0];
   if (first) {
     const pos = lines.linePos(first.pos[0]);
+    // `yaml` reports running out of stack on a deep document as an error at the node it was reading.
+    if (STACK_OVERFLOW.test(first.message)) fail('TOO_DEEP', tooDeep, pos);
     const message = first.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(text, first.pos[0]) : first.message;
     fail('YAML_SYNTAX', `invalid YAML: ${message}`, pos);
   }
@@ -35,12 +46,15 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
   try {
     return doc.toJS({ maxAliasCount }) as unknown;
   } catch (error) {
+    if (error instanceof RangeError) fail('TOO_DEEP', tooDeep);
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       fail('ALIAS_LIMIT', `YAML aliases expand to too many nodes (more than ${maxAliasCount} alias uses); refusing to expand a possible "billion laughs" document`, undefined, 'Write the repeated values out, or use fewer nested aliases.');
     }
     throw error;
   }
 }
+
+const STACK_OVERFLOW = /maximum call stack/i;
 
 // runCli prints the hint as "  <hint>"; indent the following lines the same way so the caret lines up.
 function indentHint(excerpt: string): string | undefined {

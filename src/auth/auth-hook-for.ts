@@ -3,6 +3,7 @@
 import type { ApiEntry } from '../config/api-entry.js';
 import type { ConfigPaths } from '../config/paths.js';
 import type { Pipeline } from '../http/create-pipeline.js';
+import { credentialParts, isSecretName } from '../http/redact.js';
 import type { AuthHook } from '../http/types.js';
 import { oauth2Scheme } from './oauth/oauth2-scheme.js';
 import type { Scheme } from './scheme.js';
@@ -26,17 +27,23 @@ export function authHookFor(api: ApiEntry, deps: AuthHookDeps): AuthHook | undef
   const headers = Object.entries(api.headers);
   if (api.auth === undefined && headers.length === 0) return undefined;
   const scheme = api.auth === undefined ? undefined : schemeFor(api, deps);
+  // What the chain has sent, so that printers can mask a server's echo of it (redact.ts).
+  const sent = new Set(headers.filter(([name]) => isSecretName(name)).flatMap(([, value]) => credentialParts(value)));
   return {
     // Credentials only ever go to the base URL's own scheme://host:port.
     origin: new URL(api.baseUrl).origin,
     refreshOn401: scheme?.refreshOn401 ?? false,
     describe: () => scheme?.description ?? 'none (registry headers only)',
     secretNames: () => [...(scheme?.secretNames ?? [])],
+    secretValues: () => [...sent],
     async apply(req, ctx) {
       const present = new Set(Object.keys(req.headers).map((name) => name.toLowerCase()));
       // A header the request sets itself wins over the registry's default.
       for (const [name, value] of headers) if (!present.has(name.toLowerCase())) req.headers[name] = value;
+      const before = { ...req.headers };
       await scheme?.apply(req, ctx);
+      for (const [name, value] of Object.entries(req.headers)) if (before[name] !== value) credentialParts(value).forEach((part) => sent.add(part));
+      for (const [name, value] of req.url.searchParams) if (scheme?.secretNames.includes(name.toLowerCase())) sent.add(value);
     },
   };
 }

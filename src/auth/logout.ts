@@ -1,8 +1,9 @@
 /** `tool auth logout`: forget how to authenticate to an API. */
 
 import { apiRegistry, requireApi } from '../config/api-registry.js';
+import { withConfigLock } from '../config/config-lock.js';
 import { credentialStore } from '../config/credential-store.js';
-import type { ConfigPaths } from '../config/paths.js';
+import { configFiles, type ConfigPaths } from '../config/paths.js';
 import { tokenStore } from '../config/token-store.js';
 
 /**
@@ -14,15 +15,17 @@ export async function logout(paths: ConfigPaths, name: string): Promise<boolean>
   const registry = apiRegistry(paths);
   const credentials = credentialStore(paths);
   const tokens = tokenStore(paths);
-  const entry = requireApi(await registry.read(), name);
-  const [stored, cached] = await Promise.all([credentials.read(), tokens.read()]);
-  const had = entry.auth !== undefined || stored.has(name) || cached.has(name);
-  await credentials.update((entries) => void entries.delete(name));
-  await tokens.update((entries) => void entries.delete(name));
-  await registry.update((apis) => {
-    const next = { ...requireApi(apis, name) };
-    delete next.auth;
-    apis.set(name, next);
-  });
-  return had;
+  return withConfigLock(paths, async (lock) => {
+    const entry = requireApi(await registry.read(), name);
+    const [stored, cached] = await Promise.all([credentials.read(), tokens.read()]);
+    const had = entry.auth !== undefined || stored.has(name) || cached.has(name);
+    await credentials.updateLocked(lock, (entries) => void entries.delete(name));
+    await tokens.updateLocked(lock, (entries) => void entries.delete(name));
+    await registry.updateLocked(lock, (apis) => {
+      const next = { ...requireApi(apis, name) };
+      delete next.auth;
+      apis.set(name, next);
+    });
+    return had;
+  }, { writes: configFiles(paths) });
 }

@@ -2,6 +2,7 @@
 
 import { EXIT } from '../cli/errors.js';
 import { secretEnvOf, type ApiEntry, type AuthConfig } from '../config/api-entry.js';
+import { boundCredential } from '../config/credential-binding.js';
 import { credentialStore } from '../config/credential-store.js';
 import type { ConfigPaths } from '../config/paths.js';
 import { AuthError } from './errors.js';
@@ -27,7 +28,7 @@ export async function resolveSecret(api: ApiEntry, auth: AuthConfig, deps: Secre
       `Set ${variable}, or store the secret instead: tool auth login ${api.name} --type ${auth.type} ...`,
     );
   }
-  const stored = (await credentialStore(deps.paths).read()).get(api.name)?.secret;
+  const stored = boundCredential(await credentialStore(deps.paths).read(), api)?.secret;
   if (stored !== undefined && stored !== '') return stored;
   throw new AuthError('NOT_LOGGED_IN', `no ${secretWord(auth)} is stored for API "${api.name}"`, EXIT.USAGE, `Log in: tool auth login ${api.name}`);
 }

@@ -3,6 +3,7 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
+import { markUsed } from './evict-entries.js';
 import { sha256 } from './sha256.js';
 
 /** What is known about one cached URL (the body itself is read separately, only when needed). */
@@ -14,6 +15,8 @@ export interface CachedBody {
   lastModified?: string;
   /** Epoch milliseconds of the last fetch or successful revalidation. */
   fetchedAt: number;
+  /** Where the body came from after redirects, when that is not `url`. */
+  finalUrl?: string;
 }
 
 export interface Validators {
@@ -26,8 +29,8 @@ export interface BodyStore {
   readMeta(url: string): Promise<CachedBody | undefined>;
   /** The body of an entry, or undefined when its file has gone (cleared meanwhile). */
   readBody(entry: CachedBody): Promise<string | undefined>;
-  /** Stores a freshly fetched body; returns the new entry. Throws the fs error when the disk refuses. */
-  save(url: string, body: string, validators: Validators, fetchedAt: number): Promise<CachedBody>;
+  /** Stores a freshly fetched body (`finalUrl`: where redirects led); returns the new entry. Throws the fs error when the disk refuses. */
+  save(url: string, body: string, validators: Validators, fetchedAt: number, finalUrl?: string): Promise<CachedBody>;
   /** Records a successful revalidation (304): same body, new fetchedAt and validators. */
   touch(entry: CachedBody, validators: Validators, fetchedAt: number): Promise<CachedBody>;
 }
@@ -37,8 +40,11 @@ const META_FORMAT = 1;
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
-/** The body store in `dir` (`$XDG_CACHE_HOME/tool/descriptions`); nothing is touched until used. */
-export function bodyStore(dir: string): BodyStore {
+/**
+ * The body store in `dir` (`$XDG_CACHE_HOME/tool/descriptions`); nothing is touched until used.
+ * `afterWrite` receives the files of each entry just saved (the cache's size cap runs there).
+ */
+export function bodyStore(dir: string, afterWrite: (files: string[]) => Promise<void> = async () => undefined): BodyStore {
   const metaPath = (url: string) => join(dir, `${sha256(url)}.json`);
   const bodyPath = (url: string, bodyHash: string) => join(dir, `${sha256(url)}.${bodyHash}.body`);
   const writeMeta = (entry: CachedBody) =>
@@ -55,14 +61,18 @@ export function bodyStore(dir: string): BodyStore {
   return {
     readMeta,
     async readBody(entry) {
-      return readFile(bodyPath(entry.url, entry.bodyHash), 'utf8').catch(() => undefined);
+      const path = bodyPath(entry.url, entry.bodyHash);
+      const body = await readFile(path, 'utf8').catch(() => undefined);
+      if (body !== undefined) await markUsed(path);
+      return body;
     },
-    async save(url, body, validators, fetchedAt) {
+    async save(url, body, validators, fetchedAt, finalUrl) {
       const previous = await readMeta(url);
-      const entry: CachedBody = { url, bodyHash: sha256(body), ...validators, fetchedAt };
+      const entry: CachedBody = { url, bodyHash: sha256(body), ...validators, fetchedAt, ...(finalUrl !== undefined && finalUrl !== url ? { finalUrl } : {}) };
       await writeFileAtomic(bodyPath(url, entry.bodyHash), body, { mode: FILE_MODE, dirMode: DIR_MODE });
       await writeMeta(entry);
       if (previous !== undefined && previous.bodyHash !== entry.bodyHash) await unlink(bodyPath(url, previous.bodyHash)).catch(() => undefined);
+      await afterWrite([metaPath(url), bodyPath(url, entry.bodyHash)]);
       return entry;
     },
     async touch(entry, validators, fetchedAt) {
@@ -94,6 +104,7 @@ function parseMeta(text: string, url: string): CachedBody | undefined {
     ...(typeof meta.etag === 'string' ? { etag: meta.etag } : {}),
     ...(typeof meta.lastModified === 'string' ? { lastModified: meta.lastModified } : {}),
     fetchedAt,
+    ...(typeof meta.finalUrl === 'string' ? { finalUrl: meta.finalUrl } : {}),
   };
 }
 

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { configPaths } from '../config/paths.js';
 import { bodyStore, type BodyStore } from './body-store.js';
+import { cacheMaxBytes } from './cache-size.js';
 import { cacheTtlMs } from './cache-ttl.js';
+import { evictEntries } from './evict-entries.js';
 import { parsedStore, type ParsedStore } from './parsed-store.js';
 
 export interface DescriptionCache {
@@ -16,6 +18,8 @@ export interface DescriptionCache {
   parsed: ParsedStore;
   /** Freshness lifetime of a fetched body (TOOL_CACHE_TTL, default 10 minutes). */
   ttlMs: number;
+  /** Size cap of the folder (TOOL_CACHE_MAX_MIB, default 100 MiB); each write evicts the least recently used entries past it. */
+  maxBytes: number;
   now: () => number;
 }
 
@@ -26,10 +30,12 @@ export function descriptionCacheDir(cacheDir: string): string {
 
 /**
  * The cache for this environment, or undefined when neither XDG_CACHE_HOME nor HOME is usable
- * (descriptions are then fetched every time). Throws CacheError for a bad TOOL_CACHE_TTL.
+ * (descriptions are then fetched every time). Throws CacheError for a bad TOOL_CACHE_TTL or
+ * TOOL_CACHE_MAX_MIB.
  */
 export function openDescriptionCache(env: Record<string, string | undefined>, now: () => number = Date.now): DescriptionCache | undefined {
   const ttlMs = cacheTtlMs(env);
+  const maxBytes = cacheMaxBytes(env);
   let cacheDir: string;
   try {
     cacheDir = configPaths(env).cacheDir;
@@ -37,6 +43,11 @@ export function openDescriptionCache(env: Record<string, string | undefined>, no
     if (error instanceof ConfigError && error.code === 'CONFIG_HOME_MISSING') return undefined;
     throw error;
   }
-  const dir = descriptionCacheDir(cacheDir);
-  return { dir, bodies: bodyStore(dir), parsed: parsedStore(join(dir, 'parsed')), ttlMs, now };
+  return descriptionCacheIn(descriptionCacheDir(cacheDir), { ttlMs, maxBytes, now });
+}
+
+/** The cache in the descriptions folder `dir`, its writes kept under `maxBytes` by evicting least recently used entries. */
+export function descriptionCacheIn(dir: string, settings: { ttlMs: number; maxBytes: number; now: () => number }): DescriptionCache {
+  const evict = (files: string[]) => evictEntries(dir, settings.maxBytes, files);
+  return { dir, bodies: bodyStore(dir, evict), parsed: parsedStore(join(dir, 'parsed'), evict), ...settings };
 }

@@ -2,9 +2,9 @@
 
 import { EXIT, ToolError } from '../cli/errors.js';
 
-export type CacheErrorCode = 'CACHE_TTL_INVALID';
+export type CacheErrorCode = 'CACHE_TTL_INVALID' | 'CACHE_SIZE_INVALID';
 
-/** Thrown when TOOL_CACHE_TTL is not a whole number of seconds (exit 2). */
+/** Thrown when TOOL_CACHE_TTL is not a whole number of seconds, or TOOL_CACHE_MAX_MIB not a whole number of MiB (exit 2). */
 export class CacheError extends ToolError {
   declare readonly code: CacheErrorCode;
 

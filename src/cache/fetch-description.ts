@@ -23,6 +23,8 @@ export interface FetchedText {
   text: string;
   /** SHA-256 of `text`: the key of its parsed index. */
   bodyHash: string;
+  /** Where the text came from after redirects (the requested URL when there were none). */
+  url: string;
 }
 
 export interface CachedFetchDeps {
@@ -53,8 +55,8 @@ export function cachedFetcher(deps: CachedFetchDeps): (url: string) => Promise<F
   };
   const remember = async (url: string, text: string, response: HttpResponse): Promise<FetchedText> => {
     // The cache only saves time: a disk that refuses the write must not fail the command.
-    const saved = await store?.save(url, text, validatorsOf(response), deps.now()).catch(() => undefined);
-    return { text, bodyHash: saved?.bodyHash ?? sha256(text) };
+    const saved = await store?.save(url, text, validatorsOf(response), deps.now(), response.url).catch(() => undefined);
+    return { text, bodyHash: saved?.bodyHash ?? sha256(text), url: response.url || url };
   };
 
   return async (url) => {
@@ -62,13 +64,13 @@ export function cachedFetcher(deps: CachedFetchDeps): (url: string) => Promise<F
     const cachedText = (entry: CachedBody): Promise<string | undefined> => store?.readBody(entry) ?? Promise.resolve(undefined);
     if (cached !== undefined && isFresh(cached, deps)) {
       const text = await cachedText(cached);
-      if (text !== undefined) return { text, bodyHash: cached.bodyHash };
+      if (text !== undefined) return { text, bodyHash: cached.bodyHash, url: cached.finalUrl ?? url };
     }
     const fallBack = async (why: string): Promise<FetchedText | undefined> => {
       const text = cached === undefined ? undefined : await cachedText(cached);
       if (cached === undefined || text === undefined) return undefined;
       deps.warn(`${shown(url)}: ${why}; using the copy cached ${formatAge(deps.now() - cached.fetchedAt)} ago`);
-      return { text, bodyHash: cached.bodyHash };
+      return { text, bodyHash: cached.bodyHash, url: cached.finalUrl ?? url };
     };
 
     let response: HttpResponse;
@@ -84,7 +86,7 @@ export function cachedFetcher(deps: CachedFetchDeps): (url: string) => Promise<F
       const text = await cachedText(cached);
       if (text !== undefined) {
         await store?.touch(cached, validatorsOf(response), deps.now()).catch(() => undefined);
-        return { text, bodyHash: cached.bodyHash };
+        return { text, bodyHash: cached.bodyHash, url: cached.finalUrl ?? url };
       }
       // The body vanished between the meta read and now (a concurrent `tool cache clear`): ask for it whole.
       response = await send(url, {});

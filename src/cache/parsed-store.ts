@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
 import type { Operation, OpenApiDescription } from '../openapi/index.js';
 import { VERSION } from '../version.js';
+import { markUsed } from './evict-entries.js';
 import { sha256 } from './sha256.js';
 
 /** What the index was built from: a fetched body (by hash) or a local file (by mtime and size). */
@@ -20,8 +21,11 @@ export interface ParsedStore {
 /** Bumped whenever the serialised shape changes; the tool version is part of the key too (a new parser may index differently). */
 const PARSED_FORMAT = 1;
 
-/** The parsed-index store in `dir`; one file per location, replaced when its source changes. */
-export function parsedStore(dir: string): ParsedStore {
+/**
+ * The parsed-index store in `dir`; one file per location, replaced when its source changes.
+ * `afterWrite` receives the file just written (the cache's size cap runs there).
+ */
+export function parsedStore(dir: string, afterWrite: (files: string[]) => Promise<void> = async () => undefined): ParsedStore {
   const pathOf = (location: string) => join(dir, `${sha256(location)}.json`);
   return {
     async read(location, source) {
@@ -30,7 +34,9 @@ export function parsedStore(dir: string): ParsedStore {
       try {
         const raw = JSON.parse(text) as Record<string, unknown>;
         if (raw.format !== PARSED_FORMAT || raw.tool !== VERSION || raw.location !== location || !sameSource(raw.source, source)) return undefined;
-        return toDescription(raw.description, location);
+        const description = toDescription(raw.description, location);
+        if (description !== undefined) await markUsed(pathOf(location));
+        return description;
       } catch {
         return undefined;
       }
@@ -45,6 +51,7 @@ export function parsedStore(dir: string): ParsedStore {
         return;
       }
       await writeFileAtomic(pathOf(location), text, { mode: 0o600, dirMode: 0o700 });
+      await afterWrite([pathOf(location)]);
     },
   };
 }

@@ -39,7 +39,8 @@ export class ApiOpsCommand extends ToolCommand {
     const pipeline = createPipeline();
     try {
       // `tool api add` stores an absolute path or a URL; a hand-edited relative path is taken from the registry's folder.
-      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, warn: (message) => this.note(`${this.style.yellow('warning:')} ${message}`) });
+      // The user named this description (--spec), so it may live anywhere; its $refs stay in its folder.
+      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, explicitSources: true, warn: (message) => this.note(`${this.style.yellow('warning:')} ${message}`) });
       const operations = [...(await load(api.spec)).operations.values()];
       if (this.output === 'json') {
         this.context.stdout.write(`${JSON.stringify(operationsToJson(operations), null, 2)}\n`);

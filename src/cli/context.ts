@@ -10,7 +10,7 @@ export interface ToolContext extends BaseContext {
   stderrIsTTY: boolean;
   /** stdout is a terminal (pretty-print JSON). */
   stdoutIsTTY: boolean;
-  /** Aborted on Ctrl-C: commands stop sending and report what they have. */
+  /** Aborted on Ctrl-C, SIGTERM or SIGHUP: commands stop sending and report what they have (src/bin.ts turns their exit 130 into the signal's code). */
   signal: AbortSignal;
   /** Print stack traces of internal errors. */
   debug: boolean;

@@ -13,6 +13,55 @@ export function parseInputFlags(flags: readonly string[]): Record<string, string
   return { ...inputs };
 }
 
+/** The inputs of a run and the values that must never be printed. */
+export interface RunInputs {
+  inputs: Record<string, unknown>;
+  /** Values of --input-env inputs, and string values of inputs with secret-like names (password, token...). */
+  secrets: string[];
+}
+
+/** The input flags of `tool arazzo run`, as given. */
+export interface InputFlags {
+  input: readonly string[];
+  inputEnv: readonly string[];
+  inputsFile?: string;
+}
+
+/**
+ * The run's inputs: `--inputs-file` first, then `--input` and `--input-env` over it. Throws
+ * CommandUsageError (exit 2) for a malformed flag, an unset variable or a name given by both
+ * --input and --input-env; FileError (exit 2, file:line:col) for a bad inputs file.
+ */
+export async function resolveInputs(flags: InputFlags, env: Record<string, string | undefined>, cwd: string): Promise<RunInputs> {
+  const given = parseInputFlags(flags.input);
+  const fromEnv = parseInputEnvFlags(flags.inputEnv, env);
+  for (const name of Object.keys(fromEnv)) {
+    if (Object.hasOwn(given, name)) throw new CommandUsageError(`input "${name}" is given by both --input and --input-env`, 'Give each input once.');
+  }
+  const fromFile = flags.inputsFile === undefined ? {} : await (await import('./read-inputs-file.js')).readInputsFile(flags.inputsFile, cwd);
+  const inputs = { ...fromFile, ...given, ...fromEnv };
+  const { isSecretName } = await import('../http/redact.js');
+  const secrets = Object.values(fromEnv);
+  for (const [name, value] of Object.entries(inputs)) if (typeof value === 'string' && isSecretName(name)) secrets.push(value);
+  return { inputs, secrets };
+}
+
+/** Parses repeated `--input-env name=VAR` flags: each input's value is read from the environment variable VAR; an unset one is a usage error. */
+export function parseInputEnvFlags(flags: readonly string[], env: Record<string, string | undefined>): Record<string, string> {
+  const inputs: Record<string, string> = Object.create(null);
+  for (const flag of flags) {
+    const eq = flag.indexOf('=');
+    const variable = flag.slice(eq + 1);
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+      throw new CommandUsageError(`--input-env ${JSON.stringify(flag)} is not name=VARIABLE`, 'Write it as --input-env token=API_TOKEN (the value is read from $API_TOKEN).');
+    }
+    const value = env[variable];
+    if (value === undefined) throw new CommandUsageError(`--input-env ${flag.slice(0, eq)}: the environment variable ${variable} is not set`, `Set it first: export ${variable}=...`);
+    inputs[flag.slice(0, eq)] = value;
+  }
+  return { ...inputs };
+}
+
 /** Parses a whole number flag strictly (no parseInt leniency): digits only, within [min, max]. */
 export function parseCount(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value.trim())) throw new CommandUsageError(`${flag} must be a whole number, got ${JSON.stringify(value)}`);

@@ -10,7 +10,7 @@ const DETAILS = `
 
   A body comes from \`-d <text>\`, \`-d @file\` (bytes as they are) or \`-d -\` (stdin). Its Content-Type is \`application/x-www-form-urlencoded\` as with curl, \`application/json\` with \`--json\` (which also sets Accept), or whatever \`-H 'Content-Type: …'\` says.
 
-  Exit codes: 0 when a response arrived, whatever its status; 1 for HTTP >= 400 with \`--fail\` (the body then goes to stderr) or when no response arrived (connection, DNS, timeout); 2 usage or configuration error (such as an unknown API name); 130 interrupted. See docs/requests.md.
+  Exit codes: 0 when a response arrived, whatever its status; 1 for HTTP >= 400 with \`--fail\` (the body then goes to stderr) or when no response arrived (connection, DNS, timeout); 2 usage or configuration error (such as an unknown API name); 130 interrupted (143 on SIGTERM, 129 on SIGHUP). See docs/requests.md.
 `;
 
 /** The clipanion command for one HTTP method; every method shares these options and the same code path. */

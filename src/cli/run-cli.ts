@@ -1,5 +1,6 @@
 import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { Writable } from 'node:stream';
+import { printableLine, stripControls } from '../http/printable.js';
 import { VERSION } from '../version.js';
 import type { ToolContext } from './context.js';
 import { EXIT, ToolError } from './errors.js';
@@ -32,14 +33,19 @@ export function takeDebugFlag(argv: readonly string[]): { argv: string[]; debug:
   return { argv: rest, debug };
 }
 
+/** Whether stack traces and Node's warnings are shown: `--debug` on the command line or TOOL_DEBUG=1 (or true). */
+export function wantsDebug(argv: readonly string[], env: Record<string, string | undefined>): boolean {
+  return takeDebugFlag(argv).debug || ['1', 'true'].includes(env.TOOL_DEBUG ?? '');
+}
+
 /**
  * Runs one command line and returns the exit code. Never throws: usage errors go to stderr with
  * the usage line (exit 2), user errors as one or two lines, internal errors as one line (the stack
  * only with --debug or TOOL_DEBUG=1).
  */
 export async function runCli(rawArgv: readonly string[], context: Omit<ToolContext, 'debug' | 'colorDepth'> & { debug?: boolean }): Promise<number> {
-  const { argv, debug: debugFlag } = takeDebugFlag(rawArgv);
-  const debug = debugFlag || context.debug === true || ['1', 'true'].includes(context.env.TOOL_DEBUG ?? '');
+  const { argv } = takeDebugFlag(rawArgv);
+  const debug = context.debug === true || wantsDebug(rawArgv, context.env);
   const ctx: ToolContext = { ...context, debug, colorDepth: context.colors ? 8 : 1 };
   const cli = buildCli(ctx.colors && ctx.stdoutIsTTY);
   let command;
@@ -88,8 +94,9 @@ function reportFailure(cli: Cli<ToolContext>, error: unknown, ctx: ToolContext, 
   const style = styleFor(ctx.colors);
   const out = (line: string) => ctx.stderr.write(`${line}\n`);
   if (error instanceof ToolError) {
-    out(`${style.red('error:')} ${error.message}`);
-    if (error.hint) out(`  ${error.hint}`);
+    // Messages can quote a server or a document: no escape sequences reach the terminal (printable.ts).
+    out(`${style.red('error:')} ${printableLine(error.message)}`);
+    if (error.hint) out(`  ${stripControls(error.hint)}`);
     if (error.exitCode === EXIT.USAGE && command && error.code === 'USAGE') out(usageLine(cli, command));
     if (ctx.debug && error.stack) out(style.dim(error.stack));
     return error.exitCode;
@@ -106,7 +113,7 @@ function reportFailure(cli: Cli<ToolContext>, error: unknown, ctx: ToolContext, 
     return EXIT.USAGE;
   }
   const message = error instanceof Error ? error.message : String(error);
-  out(`${style.red('internal error:')} ${message.split('\n')[0]}`);
+  out(`${style.red('internal error:')} ${printableLine(message.split('\n')[0] ?? '')}`);
   if (ctx.debug && error instanceof Error && error.stack) out(style.dim(error.stack));
   else out(`  This is a bug in tool. Run again with --debug for details and report it at ${REPORT_URL}`);
   return EXIT.INTERNAL;
@@ -119,6 +126,8 @@ function usageLine(cli: Cli<ToolContext>, command: CommandClass<ToolContext>): s
 /** What an option's value is, for usage text (clipanion writes `#0`). */
 const VALUE_NAMES: Record<string, string> = {
   '--input': 'key=value',
+  '--input-env': 'name=VAR',
+  '--inputs-file': 'file',
   '--workflow': 'id',
   '--output': 'format',
   '--format': 'format',

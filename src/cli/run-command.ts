@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { parseCount, parseInputFlags, parseSeconds } from './input-flags.js';
+import { parseCount, parseSeconds, resolveInputs } from './input-flags.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo run <file>`: executes one workflow of an Arazzo document and prints its run record. */
@@ -15,7 +15,7 @@ export class RunCommand extends ToolCommand {
 
       stdout carries only the run record (JSON, or YAML with \`--output yaml\`), printed for every run that started, even a failed one. Progress, warnings, dry-run requests and the failure explanation go to stderr.
 
-      Exit codes: 0 success, 1 the workflow failed, 2 usage or configuration error, 10 invalid document, 130 interrupted.
+      Exit codes: 0 success, 1 the workflow failed, 2 usage or configuration error, 10 invalid document, 130 interrupted (143 on SIGTERM, 129 on SIGHUP).
     `,
     examples: [
       ['Run the only workflow of a document', '$0 arazzo run flow.arazzo.yaml'],
@@ -29,6 +29,10 @@ export class RunCommand extends ToolCommand {
   file = Option.String({ name: 'file', required: true });
 
   inputs = Option.Array('--input', [], { description: 'An input as key=value (repeatable); values are strings' });
+
+  inputEnv = Option.Array('--input-env', [], { description: 'An input read from an environment variable, as name=VAR (repeatable); never printed' });
+
+  inputsFile = Option.String('--inputs-file', { description: 'A JSON or YAML object of inputs; --input and --input-env override it' });
 
   workflow = Option.String('--workflow', { description: 'The workflowId to run (required when the document has several)' });
 
@@ -57,10 +61,14 @@ export class RunCommand extends ToolCommand {
 
   inspectPort = Option.String('--inspect-port', { description: 'Port of the --inspect server, which it implies (default: any free port)' });
 
+  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host a remote description's $refs may reach besides its own origin (repeatable); see docs/security.md" });
+
   async execute(): Promise<number> {
+    const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd);
     const options = {
       file: this.file,
-      inputs: parseInputFlags(this.inputs),
+      inputs: given.inputs,
+      secretInputs: given.secrets,
       workflowId: this.workflow,
       dryRun: this.dryRun,
       output: this.output,
@@ -73,8 +81,21 @@ export class RunCommand extends ToolCommand {
       trace: this.trace,
       inspect: this.inspect || this.inspectPort !== undefined,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
+      allowRefHosts: await parseRefHosts(this.allowRefHosts),
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return runWorkflowFile(options, this.context);
   }
+}
+
+/** The --tool-allow-ref-host values, lower-cased; throws CommandUsageError for one that is not a host or host:port. */
+async function parseRefHosts(values: string[]): Promise<string[]> {
+  if (values.length === 0) return [];
+  const { normaliseRefHost } = await import('../openapi/read-policy.js');
+  const { CommandUsageError } = await import('./errors.js');
+  return values.map((value) => {
+    const host = normaliseRefHost(value);
+    if (host === undefined) throw new CommandUsageError(`--tool-allow-ref-host ${JSON.stringify(value)} is not a host name`, 'Give a host (api.example.com) or host:port, without a scheme or path.');
+    return host;
+  });
 }

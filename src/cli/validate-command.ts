@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { EXIT } from './errors.js';
+import { EXIT, ToolError } from './errors.js';
 import { styleFor } from './style.js';
 import { ToolCommand } from './tool-command.js';
 
@@ -35,7 +35,11 @@ export class ValidateCommand extends ToolCommand {
     const { loadDocument, validateDocument, formatFinding, formatSummary } = await import('../arazzo/index.js');
     const { localOperationsLoader } = await import('./source-operations.js');
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
-    const findings = await validateDocument(doc, { loadOperations: localOperationsLoader(doc.absolutePath) });
+    const refused: Error[] = [];
+    const denied = await toolFolders(this.context.env);
+    const findings = await validateDocument(doc, { loadOperations: localOperationsLoader(doc.absolutePath, { denied, onRefused: (error) => refused.push(error) }) });
+    // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
+    if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message, EXIT.USAGE);
     const valid = !findings.some((finding) => finding.severity === 'error');
     if (this.output === 'json') {
       const record = { file: doc.file, valid, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
@@ -48,5 +52,16 @@ export class ValidateCommand extends ToolCommand {
       this.context.stdout.write(`${lines.join('\n')}\n`);
     }
     return valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
+  }
+}
+
+/** tool's config and cache folders, which descriptions may never read; none when HOME is unusable. */
+async function toolFolders(env: Record<string, string | undefined>): Promise<string[]> {
+  const { configPaths } = await import('../config/paths.js');
+  try {
+    const paths = configPaths(env);
+    return [paths.configDir, paths.cacheDir];
+  } catch {
+    return [];
   }
 }

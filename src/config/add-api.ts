@@ -4,9 +4,11 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApiEntry } from './api-entry.js';
 import { apiRegistry } from './api-registry.js';
+import { withConfigLock } from './config-lock.js';
 import { credentialStore } from './credential-store.js';
 import { ConfigError } from './errors.js';
-import type { ConfigPaths } from './paths.js';
+import { configFiles, type ConfigPaths } from './paths.js';
+import { refuseReadOnlyFiles } from './refuse-read-only.js';
 import { tokenStore } from './token-store.js';
 import { normaliseBaseUrl, parseHeaderFlag, parseHttpUrl, validateApiName } from './validate-input.js';
 
@@ -38,21 +40,25 @@ export async function addApi(paths: ConfigPaths, input: AddApiInput): Promise<Ad
   const entry: ApiEntry = { name: validateApiName(input.name), baseUrl: normaliseBaseUrl(input.baseUrl), headers: parseHeaders(input.headers) };
   if (input.spec !== undefined) entry.spec = await checkSpec(input.spec, input.cwd);
   const registry = apiRegistry(paths);
-  const previous = (await registry.read()).get(entry.name);
-  if (previous !== undefined && !input.force) {
-    throw new ConfigError('API_EXISTS', `an API named "${entry.name}" is already registered (${previous.baseUrl})`, `Pass --force to replace it, or remove it first: tool api remove ${entry.name}`);
-  }
-  const sameOrigin = previous !== undefined && new URL(previous.baseUrl).origin === new URL(entry.baseUrl).origin;
-  if (sameOrigin && previous.auth !== undefined) entry.auth = previous.auth;
-  const credentialsDropped = previous !== undefined && !sameOrigin && previous.auth !== undefined;
-  if (previous !== undefined && !sameOrigin) {
-    await credentialStore(paths).update((credentials) => void credentials.delete(entry.name));
-    await tokenStore(paths).update((tokens) => void tokens.delete(entry.name));
-  }
-  await registry.update((apis) => {
-    apis.set(entry.name, entry);
-  });
-  return { entry, replaced: previous !== undefined, credentialsDropped };
+  // One lock around the whole read-check-write: a concurrent add, login or remove is never undone.
+  return withConfigLock(paths, async (lock) => {
+    const previous = (await registry.read()).get(entry.name);
+    if (previous !== undefined && !input.force) {
+      throw new ConfigError('API_EXISTS', `an API named "${entry.name}" is already registered (${previous.baseUrl})`, `Pass --force to replace it, or remove it first: tool api remove ${entry.name}`);
+    }
+    const sameOrigin = previous !== undefined && new URL(previous.baseUrl).origin === new URL(entry.baseUrl).origin;
+    if (sameOrigin && previous.auth !== undefined) entry.auth = previous.auth;
+    const credentialsDropped = previous !== undefined && !sameOrigin && previous.auth !== undefined;
+    if (previous !== undefined && !sameOrigin) {
+      await refuseReadOnlyFiles(configFiles(paths));
+      await credentialStore(paths).updateLocked(lock, (credentials) => void credentials.delete(entry.name));
+      await tokenStore(paths).updateLocked(lock, (tokens) => void tokens.delete(entry.name));
+    }
+    await registry.updateLocked(lock, (apis) => {
+      apis.set(entry.name, entry);
+    });
+    return { entry, replaced: previous !== undefined, credentialsDropped };
+  }, { writes: [paths.apisFile] });
 }
 
 function parseHeaders(flags: string[]): Record<string, string> {

@@ -1,16 +1,20 @@
 /** The registry as the workflow binder sees it: name -> base URL and auth hook. */
 
 import { authHookFor } from '../auth/auth-hook-for.js';
+import { once } from '../auth/resolve-secret.js';
 import type { Pipeline } from '../http/create-pipeline.js';
+import type { AuthHook } from '../http/types.js';
 import type { ApiLookup, RegisteredApi } from '../run/bind-sources.js';
+import type { ApiEntry } from './api-entry.js';
 import { apiRegistry } from './api-registry.js';
+import { refuseOrphanCredential } from './credential-binding.js';
 import { ConfigError } from './errors.js';
 import { configPaths, type ConfigPaths } from './paths.js';
 
 /**
  * Every registered API with its auth hook (an empty lookup when apis.json does not exist).
  * Throws ConfigError (exit 2) for a broken registry file; credentials are read only when a
- * request needs them.
+ * request needs them (for an API without auth scheme: to check that none is stored, see orphanGuarded).
  */
 export async function loadApiLookup(deps: { env: Record<string, string | undefined>; pipeline: Pipeline; now?: () => number }): Promise<ApiLookup> {
   let paths: ConfigPaths;
@@ -25,9 +29,27 @@ export async function loadApiLookup(deps: { env: Record<string, string | undefin
   const apis = new Map<string, RegisteredApi>();
   for (const [name, entry] of registry) {
     const api: RegisteredApi = { name, baseUrl: entry.baseUrl };
-    const auth = authHookFor(entry, { paths, env: deps.env, pipeline: deps.pipeline, ...(deps.now ? { now: deps.now } : {}) });
+    const hook = authHookFor(entry, { paths, env: deps.env, pipeline: deps.pipeline, ...(deps.now ? { now: deps.now } : {}) });
+    const auth = entry.auth === undefined ? orphanGuarded(paths, entry, hook) : hook;
     if (auth !== undefined) api.auth = auth;
     apis.set(name, api);
   }
   return { get: (name) => apis.get(name) };
+}
+
+/**
+ * For an API without auth scheme: before its first request, checks that credentials.json holds
+ * nothing for it either, so disagreeing files stop the request (refuseOrphanCredential) instead of
+ * letting it go out silently without credentials. Sends no credential itself.
+ */
+function orphanGuarded(paths: ConfigPaths, entry: ApiEntry, hook: AuthHook | undefined): AuthHook {
+  const checked = once(() => refuseOrphanCredential(paths, entry));
+  const inner: AuthHook = hook ?? { origin: new URL(entry.baseUrl).origin, describe: () => 'none', secretNames: () => [], apply: async () => undefined };
+  return {
+    ...inner,
+    async apply(req, ctx) {
+      await checked();
+      await inner.apply(req, ctx);
+    },
+  };
 }

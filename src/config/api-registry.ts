@@ -13,7 +13,7 @@ export type Registry = Map<string, ApiEntry>;
 
 /** The registry file of these paths; read() gives an empty map when apis.json does not exist. */
 export function apiRegistry(paths: ConfigPaths): KeyedStore<ApiEntry> {
-  return keyedStore({ path: paths.apisFile, section: 'apis', secret: false, parseEntry: parseApiEntry, toJson });
+  return keyedStore({ path: paths.apisFile, section: 'apis', configDir: paths.configDir, secret: false, parseEntry: parseApiEntry, toJson });
 }
 
 /** The entry for `name`; throws ConfigError (API_NOT_FOUND, exit 2) with the fix-it command when there is none. */

@@ -9,11 +9,13 @@ export interface StoredCredential {
   secret?: string;
   /** An OAuth 2.0 refresh token (authorization code, device code, and client credentials when issued). */
   refreshToken?: string;
+  /** The `scheme://host:port` the credential was given for (absent in files written before tool recorded it). */
+  origin?: string;
 }
 
 /** The credentials file of these paths. */
 export function credentialStore(paths: ConfigPaths): KeyedStore<StoredCredential> {
-  return keyedStore({ path: paths.credentialsFile, section: 'credentials', secret: true, parseEntry, toJson: (entry) => entry });
+  return keyedStore({ path: paths.credentialsFile, section: 'credentials', configDir: paths.configDir, secret: true, parseEntry, toJson: (entry) => entry });
 }
 
 function parseEntry(value: unknown, path: Path): StoredCredential {
@@ -23,5 +25,7 @@ function parseEntry(value: unknown, path: Path): StoredCredential {
   const refreshToken = optionalString(raw.refreshToken, [...path, 'refreshToken']);
   if (secret !== undefined) entry.secret = secret;
   if (refreshToken !== undefined) entry.refreshToken = refreshToken;
+  const origin = optionalString(raw.origin, [...path, 'origin']);
+  if (origin !== undefined) entry.origin = origin;
   return entry;
 }

@@ -37,3 +37,8 @@ function baseDir(env: Record<string, string | undefined>, variable: string, fall
   if (home !== undefined && home !== '' && isAbsolute(home)) return join(home, fallback);
   throw new ConfigError('CONFIG_HOME_MISSING', `cannot tell where to keep tool's files: neither ${variable} nor HOME is set to an absolute path`, `Set HOME (or ${variable}) and run the command again.`);
 }
+
+/** The three files a configuration change may write, in the order changes write them. */
+export function configFiles(paths: ConfigPaths): string[] {
+  return [paths.credentialsFile, paths.tokensFile, paths.apisFile];
+}

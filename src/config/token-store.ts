@@ -9,11 +9,13 @@ export interface CachedToken {
   /** Milliseconds since the epoch; undefined when the server gave no `expires_in` (used until a 401). */
   expiresAt?: number;
   scope?: string;
+  /** The `scheme://host:port` of the API the token was obtained for (absent in older files). */
+  origin?: string;
 }
 
 /** The token cache of these paths. */
 export function tokenStore(paths: ConfigPaths): KeyedStore<CachedToken> {
-  return keyedStore({ path: paths.tokensFile, section: 'tokens', secret: true, parseEntry, toJson });
+  return keyedStore({ path: paths.tokensFile, section: 'tokens', configDir: paths.configDir, secret: true, parseEntry, toJson });
 }
 
 function parseEntry(value: unknown, path: Path): CachedToken {
@@ -23,6 +25,8 @@ function parseEntry(value: unknown, path: Path): CachedToken {
   if (expiresAt !== undefined) token.expiresAt = checked([...path, 'expiresAt'], () => parseInstant(expiresAt));
   const scope = optionalString(raw.scope, [...path, 'scope']);
   if (scope !== undefined) token.scope = scope;
+  const origin = optionalString(raw.origin, [...path, 'origin']);
+  if (origin !== undefined) token.origin = origin;
   return token;
 }
 
@@ -31,6 +35,7 @@ function toJson(token: CachedToken): Record<string, unknown> {
   const out: Record<string, unknown> = { accessToken: token.accessToken };
   if (token.expiresAt !== undefined) out.expiresAt = new Date(token.expiresAt).toISOString();
   if (token.scope !== undefined) out.scope = token.scope;
+  if (token.origin !== undefined) out.origin = token.origin;
   return out;
 }
 

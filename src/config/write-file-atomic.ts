@@ -1,13 +1,13 @@
 /** Replacing a file so that readers see the old or the new content, never half of it. */
 
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteOptions {
   /** Mode of the new file (e.g. 0o600); set before any byte is written. */
   mode: number;
-  /** Mode of the containing directory when tool creates it (e.g. 0o700); it is also tightened if it exists. */
+  /** Mode of the containing directory when tool creates it (e.g. 0o700); an existing one loses what this mode denies, never gains. */
   dirMode: number;
 }
 
@@ -44,11 +44,19 @@ export async function writeFileAtomic(file: string, data: string, options: Atomi
 
 async function ensureDir(dir: string, mode: number): Promise<void> {
   await mkdir(dirname(dir), { recursive: true });
-  await mkdir(dir, { mode }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  // tool owns this directory (…/tool); a wider mode left by an older run is tightened.
-  await chmod(dir, mode);
+  const created = await mkdir(dir, { mode }).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+      return false;
+    },
+  );
+  // The umask may have narrowed the mode of a folder tool just created.
+  if (created) return chmod(dir, mode);
+  // tool owns this directory (…/tool): a wider mode left by an older run is narrowed, but a
+  // permission the user took away (a read-only 0500 folder) is never given back.
+  const current = (await stat(dir)).mode & 0o7777;
+  if ((current & ~mode) !== 0) await chmod(dir, current & mode);
 }
 
 // Makes the rename itself durable; some filesystems refuse to fsync a directory, which is harmless.

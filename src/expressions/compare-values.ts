@@ -23,19 +23,30 @@ export function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
-/** Strict structural equality of JSON values: same types, arrays in order, objects with the same keys. */
+/** Strict structural equality of JSON values: same types, arrays in order, objects with the same keys. Any depth: it keeps its own stack. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, i) => jsonEqual(item, b[i]));
+  // Pairs still to compare, flattened: [left0, right0, left1, right1, …].
+  const pending: unknown[] = [a, b];
+  while (pending.length > 0) {
+    const y = pending.pop();
+    const x = pending.pop();
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = x.length - 1; i >= 0; i--) pending.push(x[i], y[i]);
+      continue;
+    }
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(y, key)) return false;
+      pending.push((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]);
+    }
   }
-  const keysA = Object.keys(a);
-  if (keysA.length !== Object.keys(b).length) return false;
-  return keysA.every(
-    (key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
+  return true;
 }
 
 /** `==` of the condition language: numeric when a number meets a numeric string, otherwise jsonEqual. */

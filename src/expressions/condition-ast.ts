@@ -16,4 +16,5 @@ export type Condition =
   | (Node & { kind: 'literal'; value: LiteralValue })
   | (Node & { kind: 'not'; operand: Condition })
   | (Node & { kind: 'compare'; op: CompareOp; left: Condition; right: Condition })
-  | (Node & { kind: 'and' | 'or'; left: Condition; right: Condition });
+  /** A chain `a && b && c`: flat, so a chain of thousands of operands nests no deeper than one. */
+  | (Node & { kind: 'and' | 'or'; operands: Condition[] });

@@ -23,9 +23,11 @@ function valueOf(node: Condition, ctx: ExpressionContext): unknown {
     case 'not':
       return !isTruthy(valueOf(node.operand, ctx));
     case 'and':
-      return isTruthy(valueOf(node.left, ctx)) && isTruthy(valueOf(node.right, ctx));
+      for (const operand of node.operands) if (!isTruthy(valueOf(operand, ctx))) return false;
+      return true;
     case 'or':
-      return isTruthy(valueOf(node.left, ctx)) || isTruthy(valueOf(node.right, ctx));
+      for (const operand of node.operands) if (isTruthy(valueOf(operand, ctx))) return true;
+      return false;
     case 'compare':
       switch (node.op) {
         case '==':

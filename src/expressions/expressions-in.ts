@@ -11,7 +11,9 @@ export function expressionsIn(cond: Condition): Expression[] {
       return [];
     case 'not':
       return expressionsIn(cond.operand);
-    default:
+    case 'compare':
       return [...expressionsIn(cond.left), ...expressionsIn(cond.right)];
+    default:
+      return cond.operands.flatMap(expressionsIn);
   }
 }

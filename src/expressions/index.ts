@@ -22,3 +22,4 @@ export { compileTemplate } from './compile-template.js';
 export { renderTemplate } from './render-template.js';
 export { templateExpressions } from './template-expressions.js';
 export { formatPointer, parsePointer, resolvePointer } from './json-pointer.js';
+export { stringifyJson, type JsonReplacer } from './stringify-json.js';

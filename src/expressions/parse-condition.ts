@@ -1,12 +1,15 @@
 /**
  * Recursive-descent parser for the simple condition language. Precedence, tightest first:
- * `!`, comparison (`== != < <= > >=`, not chainable), `&&`, `||`; parentheses group.
+ * `!`, comparison (`== != < <= > >=`, not chainable), `&&`, `||`; parentheses group. Chains of
+ * `&&` and `||` are read in a loop into flat nodes; only parentheses and `!` nest, at most
+ * MAX_CONDITION_DEPTH levels.
  */
 import type { Condition } from './condition-ast.js';
 import { ConditionSyntaxError } from './errors.js';
 import { tokenizeCondition, type ConditionToken } from './tokenize-condition.js';
 
-const MAX_DEPTH = 200;
+/** How deep parentheses and `!` may nest; deeper is a syntax error, not a stack overflow. */
+export const MAX_CONDITION_DEPTH = 64;
 
 class ConditionParser {
   private index = 0;
@@ -26,23 +29,23 @@ class ConditionParser {
   }
 
   private or(): Condition {
-    let left = this.and();
-    while (this.peek().type === '||') {
-      this.index++;
-      const right = this.and();
-      left = { kind: 'or', left, right, ...this.span(left.offset, this.lastEnd()) };
-    }
-    return left;
+    return this.chain('||', () => this.and());
   }
 
   private and(): Condition {
-    let left = this.comparison();
-    while (this.peek().type === '&&') {
+    return this.chain('&&', () => this.comparison());
+  }
+
+  /** `operand *( op operand )` as one flat node: the spec allows long chains, so they are read in a loop. */
+  private chain(op: '&&' | '||', operand: () => Condition): Condition {
+    const first = operand();
+    if (this.peek().type !== op) return first;
+    const operands = [first];
+    while (this.peek().type === op) {
       this.index++;
-      const right = this.comparison();
-      left = { kind: 'and', left, right, ...this.span(left.offset, this.lastEnd()) };
+      operands.push(operand());
     }
-    return left;
+    return { kind: op === '&&' ? 'and' : 'or', operands, ...this.span(first.offset, this.lastEnd()) };
   }
 
   private comparison(): Condition {
@@ -92,7 +95,9 @@ class ConditionParser {
 
   /** Bounds nesting so a pathological condition is a syntax error, not a stack overflow. */
   private nested(parse: () => Condition): Condition {
-    if (++this.depth > MAX_DEPTH) this.fail(`the condition nests deeper than ${MAX_DEPTH} levels`, this.peek().offset);
+    if (++this.depth > MAX_CONDITION_DEPTH) {
+      this.fail(`the condition nests deeper than ${MAX_CONDITION_DEPTH} levels of parentheses and "!"; split it into several criteria`, this.opener().offset);
+    }
     try {
       return parse();
     } finally {
@@ -103,6 +108,11 @@ class ConditionParser {
   private peek(): ConditionToken {
     // The tokenizer always ends with an 'end' token, and the parser never moves past it.
     return this.tokens[this.index] as ConditionToken;
+  }
+
+  /** The "(" or "!" just read, which opened the current level. */
+  private opener(): ConditionToken {
+    return this.tokens[this.index - 1] as ConditionToken;
   }
 
   private lastEnd(): number {

@@ -4,6 +4,7 @@ import type { Expression } from './ast.js';
 import type { Template } from './template-ast.js';
 import { UnresolvedExpressionError } from './errors.js';
 import { evaluateExpression } from './evaluate-expression.js';
+import { stringifyJson } from './stringify-json.js';
 
 export interface RenderOptions {
   /** 'throw' (default) fails on an expression that resolves to nothing; 'keep' (dry run) leaves its text in place. */
@@ -31,7 +32,7 @@ function render(t: Template, ctx: ExpressionContext, keep: boolean): unknown {
           continue;
         }
         const value = resolve(part.expression, part.raw, t.pointer, ctx, keep);
-        out += typeof value === 'string' ? value : JSON.stringify(value);
+        out += typeof value === 'string' ? value : stringifyJson(value);
       }
       return out;
     }

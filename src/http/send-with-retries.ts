@@ -49,7 +49,7 @@ export async function sendWithRetries(
   const unauthorised = prepared;
   if (auth !== undefined) prepared = await authorise(auth, unauthorised, false, signal, aborted);
 
-  const context: RedirectContext = { allowedOrigin: auth?.origin, requestUrl: req.url, secrets };
+  let context = redirectContext(req.url, auth, secrets, unauthorised, prepared);
   const limits: AttemptLimits = { timeoutMs: settings.timeoutMs, maxResponseBytes: settings.maxResponseBytes, shownUrl };
   const delay = { maxMs: settings.maxRetryDelayMs };
   let retries = 0;
@@ -72,6 +72,7 @@ export async function sendWithRetries(
     if (response.status === 401 && auth?.refreshOn401 === true && !refreshed && originOf(response.url) === auth.origin) {
       refreshed = true;
       prepared = await authorise(auth, unauthorised, true, signal, aborted);
+      context = redirectContext(req.url, auth, secrets, unauthorised, prepared);
       continue;
     }
     if (shouldRetry(method, { status: response.status }, retries + 1, settings)) {
@@ -110,6 +111,21 @@ async function authorise(
   const url = new URL(base.url);
   await untilAborted(auth.apply({ headers, url }, { retryAfter401 }), signal, aborted);
   return { url: url.href, headers: lowerCased(headers) };
+}
+
+/**
+ * What a redirect must shed when it leaves the credentials' origin: the secret names, plus every
+ * header and query parameter the auth chain set (registry headers are not secret by name, but
+ * they belong to the API all the same).
+ */
+function redirectContext(requestUrl: string, auth: AuthHook | undefined, secrets: ReadonlySet<string>, before: Prepared, after: Prepared): RedirectContext {
+  if (auth === undefined) return { requestUrl, secrets };
+  const dropped = new Set(secrets);
+  for (const name in after.headers) if (after.headers[name] !== before.headers[name]) dropped.add(name);
+  const beforeQuery = new URL(before.url).searchParams;
+  const credentialQuery = new Set<string>();
+  for (const [name, value] of new URL(after.url).searchParams) if (!beforeQuery.getAll(name).includes(value)) credentialQuery.add(name);
+  return { allowedOrigin: auth.origin, requestUrl, secrets: dropped, credentialQuery };
 }
 
 /** Header names folded to lower case (callers and auth hooks may use any case). */

@@ -1,5 +1,6 @@
 /** Translating got's and Node's errors into TransportError without leaking their internals. */
 
+import { printableLine } from './printable.js';
 import { TransportError, type TransportErrorCode } from './transport-error.js';
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);
@@ -39,8 +40,7 @@ function isTlsCode(code: string): boolean {
   return code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || code.includes('CERT') || code === 'EPROTO';
 }
 
-// got prefixes nothing sensitive, but a multi-line message would break the one-line contract.
+// Node's messages can quote the server (a certificate's names, a bad header): one line, no escapes (printable.ts).
 function firstLine(message: string): string {
-  const line = message.split('\n', 1)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+  return printableLine(message.split('\n', 1)[0] ?? '', {}, 200);
 }

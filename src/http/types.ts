@@ -39,6 +39,8 @@ export interface AuthHook {
   apply(req: { headers: Record<string, string>; url: URL }, ctx: { retryAfter401: boolean }): Promise<void>;
   /** Names of headers and query parameters whose values must be shown as `***`. */
   secretNames(): string[];
+  /** The credential values applied so far (and registry header values with secret-like names), so that a server echoing them is shown `***`. */
+  secretValues?(): string[];
   /** Whether a 401 should refresh credentials and resend once (OAuth2). */
   refreshOn401?: boolean;
 }

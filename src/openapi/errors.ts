@@ -1,8 +1,13 @@
 /** Errors thrown while loading descriptions and building requests. */
 
-export type DescriptionErrorCode = 'DESCRIPTION_UNREADABLE' | 'DESCRIPTION_INVALID' | 'DESCRIPTION_REF';
+/**
+ * DESCRIPTION_REFUSED: a rule or limit forbids reading it (a file `$ref` outside the Arazzo
+ * document's folder, a FIFO, a file over the size cap, a `$ref` to another host, a YAML alias bomb,
+ * a pointer too long). Unlike the others, `tool arazzo validate` reports it too (exit 2).
+ */
+export type DescriptionErrorCode = 'DESCRIPTION_UNREADABLE' | 'DESCRIPTION_INVALID' | 'DESCRIPTION_REF' | 'DESCRIPTION_REFUSED';
 
-/** Thrown when a description cannot be read, is not OpenAPI 3.0/3.1, or has a `$ref` that does not resolve. */
+/** Thrown when a description cannot be read, is not OpenAPI 3.0/3.1, has a `$ref` that does not resolve, or breaks a read rule. */
 export class DescriptionError extends Error {
   override name = 'DescriptionError';
   readonly code: DescriptionErrorCode;

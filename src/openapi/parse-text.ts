@@ -2,9 +2,13 @@ import { LineCounter, parseDocument } from 'yaml';
 import { parseFast } from '../arazzo/parse-fast.js';
 import { DescriptionError } from './errors.js';
 
+/** Alias expansions allowed, as for the Arazzo document (guards against "billion laughs"). */
+const MAX_ALIAS_COUNT = 100;
+
 /**
  * Parses description text (JSON or YAML) into plain data.
- * Throws DescriptionError DESCRIPTION_INVALID naming `location:line:col` on a syntax error.
+ * Throws DescriptionError DESCRIPTION_INVALID naming `location:line:col` on a syntax error,
+ * DESCRIPTION_REFUSED when aliases expand past the limit.
  */
 export function parseText(text: string, location: string): unknown {
   // Large descriptions are usually JSON; JSON.parse is far faster than a YAML parse. On failure
@@ -33,7 +37,19 @@ export function parseText(text: string, location: string): unknown {
       { cause: error },
     );
   }
-  return doc.toJS() as unknown;
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
+  } catch (error) {
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new DescriptionError(
+        'DESCRIPTION_REFUSED',
+        location,
+        `${location}: YAML aliases expand to too many nodes (more than ${MAX_ALIAS_COUNT} alias uses); refusing to expand a possible "billion laughs" document (write the repeated values out)`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 function looksLikeJson(text: string): boolean {

@@ -7,6 +7,10 @@ export interface RefFailures {
   fetch?: { url: string; error: unknown };
   /** A local file a remote description referred to. */
   blocked?: string;
+  /** A local file that could not be read (missing, a directory, no permission). */
+  unreadable?: { url: string; reason: string };
+  /** A ref that broke a read rule; it is thrown as it is. */
+  refused?: DescriptionError;
 }
 
 interface LibraryError {
@@ -27,6 +31,9 @@ export function refErrorMessage(err: unknown, location: string, failures: RefFai
   }
   if (failures.blocked !== undefined) {
     return `${location}: refusing to follow a $ref to ${displayName(failures.blocked)}: a remote description may not refer to local files`;
+  }
+  if (failures.unreadable !== undefined) {
+    return `${location}: cannot read $ref target ${displayName(failures.unreadable.url)}: ${failures.unreadable.reason}; check the referenced file path`;
   }
   const e = (err ?? {}) as LibraryError;
   const source = e.source === undefined ? undefined : displayName(e.source);

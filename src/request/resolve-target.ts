@@ -4,6 +4,7 @@ import { authHookFor } from '../auth/auth-hook-for.js';
 import { CommandUsageError } from '../cli/errors.js';
 import type { ApiEntry } from '../config/api-entry.js';
 import { apiRegistry, requireApi } from '../config/api-registry.js';
+import { refuseOrphanCredential } from '../config/credential-binding.js';
 import { configPaths } from '../config/paths.js';
 import type { AuthHook, Pipeline } from '../http/index.js';
 
@@ -24,7 +25,7 @@ const API_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
  * Resolves the command's `<url>` argument. An absolute URL is used as is, with no stored
  * credentials; `<api-name>/<path>` is appended to that API's base URL and gets its auth hook.
  * Throws CommandUsageError for anything else and ConfigError (exit 2, with the `tool api add`
- * command) for an unknown API or a broken registry.
+ * command) for an unknown API, a broken registry, or a credential stored for an API without auth scheme.
  */
 export async function resolveTarget(target: string, deps: { env: Record<string, string | undefined>; pipeline: Pipeline }): Promise<Target> {
   if (HTTP_URL.test(target)) return { url: absoluteUrl(target) };
@@ -40,6 +41,8 @@ export async function resolveTarget(target: string, deps: { env: Record<string, 
   const rest = cut === -1 ? '' : target.slice(cut);
   // Appended, not resolved: `/pets` under https://host/v3 must stay under /v3.
   const url = absoluteUrl(`${api.baseUrl}${rest.startsWith('?') || rest === '' ? rest : `/${rest.replace(/^\/+/, '')}`}`);
+  // An API without auth scheme but with a stored credential: the files disagree, so say so rather than send nothing.
+  await refuseOrphanCredential(paths, api);
   const auth = authHookFor(api, { paths, env: deps.env, pipeline: deps.pipeline });
   return { url, api, ...(auth ? { auth } : {}) };
 }

@@ -3,6 +3,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { CommandUsageError, EXIT, ToolError } from '../cli/errors.js';
 import { createPipeline, redactRequest, TransportError, type HttpMethod, type HttpRequest, type HttpResponse } from '../http/index.js';
+import { printableText } from '../http/printable.js';
+import { secretValuesOf } from '../http/redact.js';
 import { formatRequestLines, formatResponseLines, statusLine } from './format-exchange.js';
 import { headerValue, parseHeaderFlags } from './parse-header-flags.js';
 import { readRequestBody } from './read-request-body.js';
@@ -61,14 +63,14 @@ export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallI
       const hint = target.api !== undefined && target.auth === undefined && (response.status === 401 || response.status === 403) ? ` (API "${target.api.name}" has no credentials: tool auth login ${target.api.name})` : '';
       if (opts.fail) {
         say(`error: HTTP ${statusLine(response.status)}: ${req.method} ${redactRequest(req).url}${hint}`);
-        const excerpt = errorExcerpt(response);
+        const excerpt = errorExcerpt(response, secretValuesOf(req));
         if (excerpt !== undefined) say(excerpt);
         return EXIT.RUN_FAILED;
       }
       if (!opts.verbose || hint !== '') say(`HTTP ${statusLine(response.status)}${hint}`);
     }
     if (opts.method !== 'HEAD') {
-      const note = await writeResponseBody(response, io);
+      const note = await writeResponseBody(response, { ...io, secrets: secretValuesOf(req) });
       if (note !== undefined) say(`note: ${note}`);
     }
     return EXIT.OK;
@@ -103,10 +105,11 @@ async function send(sending: Promise<HttpResponse>, signal: AbortSignal): Promis
   }
 }
 
-/** A text body of a failed response, cut to a readable size; undefined for none or a binary one. */
-function errorExcerpt(response: HttpResponse): string | undefined {
+/** A text body of a failed response, cut to a readable size, safe for a terminal (printable.ts); undefined for none or a binary one. */
+function errorExcerpt(response: HttpResponse, secrets: string[]): string | undefined {
   const body = response.body;
   if (body === undefined || Buffer.isBuffer(body)) return undefined;
   const text = typeof body === 'string' ? body : (response.bytes?.toString('utf8') ?? JSON.stringify(body));
-  return text.length > ERROR_BODY_LIMIT ? `${text.slice(0, ERROR_BODY_LIMIT)}… (${text.length - ERROR_BODY_LIMIT} more characters)` : text.trimEnd();
+  const shown = (part: string) => printableText(part, { values: secrets }).trimEnd();
+  return text.length > ERROR_BODY_LIMIT ? `${shown(text.slice(0, ERROR_BODY_LIMIT))}… (${text.length - ERROR_BODY_LIMIT} more characters)` : shown(text);
 }

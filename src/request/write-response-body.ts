@@ -2,14 +2,18 @@
 
 import type { Writable } from 'node:stream';
 import type { HttpResponse } from '../http/index.js';
+import { printableText } from '../http/printable.js';
 
 export interface BodyOutput {
   stdout: Writable;
   stdoutIsTTY: boolean;
+  /** Credential values of the request, shown `***` in a body printed on a terminal. */
+  secrets?: readonly string[];
 }
 
 /**
- * Writes the body. A terminal gets JSON indented and text with a final newline; a binary body is
+ * Writes the body. A terminal gets JSON indented and text with a final newline, both without
+ * escape sequences or control characters and with secrets masked (printable.ts); a binary body is
  * not dumped on it (the returned note says so). Anything else (a pipe, a file) gets the bytes as
  * received. Resolves when the write is handed to the stream; returns a note for stderr, if any.
  */
@@ -22,8 +26,18 @@ export async function writeResponseBody(response: HttpResponse, out: BodyOutput)
     const type = first(response.headers['content-type']) ?? 'no content type';
     return `the body is binary (${bytes.length} bytes, ${type}) and is not shown on a terminal; redirect stdout to a file to save it`;
   }
-  const text = typeof body === 'string' ? body : `${JSON.stringify(body, null, 2)}`;
+  const text = printableText(typeof body === 'string' ? body : indented(body, bytes), { values: out.secrets ?? [] });
   return write(out.stdout, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** JSON indented for a person; a body nested too deep to indent (thousands of levels) as it came. */
+function indented(body: unknown, bytes: Buffer): string {
+  try {
+    return JSON.stringify(body, null, 2);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return bytes.toString('utf8');
+  }
 }
 
 function write(stream: Writable, data: Buffer | string): Promise<undefined> {

@@ -1,16 +1,19 @@
-import { readFile, stat } from 'node:fs/promises';
+import { dirname, isAbsolute } from 'node:path';
 import { openDescriptionCache, type DescriptionCache } from '../cache/description-cache.js';
 import { cachedFetcher, DescriptionFetchError, type FetchedText } from '../cache/fetch-description.js';
 import { hasOnlyLocalRefs } from '../cache/local-refs.js';
 import { EXIT, ToolError } from '../cli/errors.js';
+import { ConfigError } from '../config/errors.js';
+import { configPaths } from '../config/paths.js';
 import { TransportError, type Pipeline } from '../http/index.js';
 import { redactUrl, secretNames } from '../http/redact.js';
 import { DescriptionError, loadDescription, type OpenApiDescription } from '../openapi/index.js';
-import { resolveLocation } from '../openapi/load-description.js';
+import { checkDescriptionFile, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
+import { readPolicyFor, type ReadPolicy } from '../openapi/read-policy.js';
 
 export { DescriptionFetchError };
 
-/** Thrown when a source description cannot be read, fetched or parsed (exit 2: the run never started). */
+/** Thrown when a source description cannot be read, fetched or parsed, or breaks a read rule (exit 2: the run never started). */
 export class DescriptionUnavailableError extends ToolError {
   constructor(message: string, hint?: string) {
     super('DESCRIPTION_UNAVAILABLE', message, EXIT.USAGE, hint);
@@ -19,22 +22,29 @@ export class DescriptionUnavailableError extends ToolError {
 }
 
 export interface DescriptionLoaderOptions {
-  /** Where the cache lives (XDG_CACHE_HOME, HOME) and TOOL_CACHE_TTL. Without it or `cache`, nothing is cached. */
+  /** Where the cache lives (XDG_CACHE_HOME, HOME), TOOL_CACHE_TTL and TOOL_CACHE_MAX_MIB; tool's own folders are never read. Without it or `cache`, nothing is cached. */
   env?: Record<string, string | undefined>;
   /** A cache to use instead of the one `env` names (tests bring their own clock). */
   cache?: DescriptionCache;
   /** Receives warnings, such as a cached copy standing in for an unreachable server. */
   warn?: (message: string) => void;
+  /** Hosts a remote description's `$ref`s may reach besides its own origin (--tool-allow-ref-host). */
+  allowRefHosts?: readonly string[];
+  /** The user named the locations (`tool api add --spec`): a local one may be outside the folder of `baseFile`. */
+  explicitSources?: boolean;
 }
 
 /**
  * A loader of OpenAPI descriptions for one Arazzo document: locations resolve against the
  * document, http(s) URLs are fetched through the request pipeline and the description cache, and
- * each location is loaded once. The loader rejects with DescriptionUnavailableError (exit 2).
- * Throws CacheError at once for a bad TOOL_CACHE_TTL.
+ * each location is loaded once. Local descriptions and their file `$ref`s must stay inside the
+ * document's folder and out of tool's config and cache folders (see readDescriptionPolicy). The
+ * loader rejects with DescriptionUnavailableError (exit 2). Throws CacheError at once for a bad
+ * TOOL_CACHE_TTL or TOOL_CACHE_MAX_MIB.
  */
 export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, options: DescriptionLoaderOptions = {}): (location: string) => Promise<OpenApiDescription> {
   const cache = options.cache ?? (options.env === undefined ? undefined : openDescriptionCache(options.env));
+  const policy = readDescriptionPolicy(baseFile, options);
   const fetch = cachedFetcher({
     pipeline,
     ...(cache ? { store: cache.bodies } : {}),
@@ -42,7 +52,10 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     now: cache?.now ?? Date.now,
     warn: options.warn ?? (() => undefined),
   });
-  const fetchText = async (url: string): Promise<string> => (await fetch(url)).text;
+  const fetchText = async (url: string): Promise<{ text: string; url: string }> => {
+    const fetched = await fetch(url);
+    return { text: fetched.text, url: fetched.url };
+  };
   const loaded = new Map<string, Promise<OpenApiDescription>>();
 
   const loadRemote = async (url: string): Promise<OpenApiDescription> => {
@@ -54,20 +67,22 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
       const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
       throw new DescriptionUnavailableError(`${shown(url)}: cannot fetch the description: ${reason}; check the URL and your network`, 'Check the source description url, or point it at a local file.');
     }
+    checkFetchedSize(shown(url), fetched.text, policy.maxBytes);
     const source = { bodyHash: fetched.bodyHash };
     const hit = await cache?.parsed.read(url, source);
     if (hit) return hit;
-    const description = await loadDescription(url, { baseFile, fetchText: (u) => (u === url ? Promise.resolve(fetched.text) : fetchText(u)) });
+    const description = await loadDescription(url, { baseFile, policy, fetchText: (u) => (u === url ? Promise.resolve({ text: fetched.text, url: fetched.url }) : fetchText(u)) });
     if (cache && hasOnlyLocalRefs(fetched.text)) await cache.parsed.write(url, source, description).catch(() => undefined);
     return description;
   };
 
   const loadLocal = async (path: string): Promise<OpenApiDescription> => {
-    const before = cache ? await fileStamp(path) : undefined;
-    const hit = before ? await cache?.parsed.read(path, before) : undefined;
+    // Checked before the cache: an index cached from an earlier run must not bypass the rules.
+    const before = await checkDescriptionFile(path, policy);
+    const hit = await cache?.parsed.read(path, before);
     if (hit) return hit;
-    const description = await loadDescription(path, { baseFile, fetchText });
-    if (cache && before) await rememberLocal(cache, path, before, description);
+    const description = await loadDescription(path, { baseFile, policy, fetchText });
+    if (cache) await rememberLocal(cache, path, before, description, policy);
     return description;
   };
 
@@ -90,19 +105,36 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
   };
 }
 
-type FileStamp = { mtimeMs: number; size: number };
+/**
+ * What descriptions loaded for `baseFile` may read: files inside its folder (anywhere for
+ * explicit sources, whose refs stay in their own folder), never tool's config or cache folders,
+ * 10 MiB each; remote refs on their description's origin or an allowed host.
+ */
+export function readDescriptionPolicy(baseFile: string, options: Pick<DescriptionLoaderOptions, 'env' | 'allowRefHosts' | 'explicitSources'>): ReadPolicy {
+  return readPolicyFor(baseFile, {
+    ...(options.explicitSources === true ? { roots: [], explicitSource: true } : isAbsolute(baseFile) ? { roots: [dirname(baseFile)] } : {}),
+    denied: options.env === undefined ? [] : toolFolders(options.env),
+    allowRefHosts: options.allowRefHosts ?? [],
+  });
+}
 
-async function fileStamp(path: string): Promise<FileStamp | undefined> {
-  const info = await stat(path).catch(() => undefined);
-  return info?.isFile() ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
+/** tool's config and cache folders (credentials, tokens, cached descriptions), or none when HOME is unusable. */
+function toolFolders(env: Record<string, string | undefined>): string[] {
+  try {
+    const paths = configPaths(env);
+    return [paths.configDir, paths.cacheDir];
+  } catch (error) {
+    if (error instanceof ConfigError) return [];
+    throw error;
+  }
 }
 
 /** Stores a local file's index unless the file changed while it was parsed or refers to other files. */
-async function rememberLocal(cache: DescriptionCache, path: string, before: FileStamp, description: OpenApiDescription): Promise<void> {
+async function rememberLocal(cache: DescriptionCache, path: string, before: { mtimeMs: number; size: number }, description: OpenApiDescription, policy: ReadPolicy): Promise<void> {
   try {
-    const text = await readFile(path, 'utf8');
-    const after = await fileStamp(path);
-    if (after?.mtimeMs !== before.mtimeMs || after.size !== before.size || !hasOnlyLocalRefs(text)) return;
+    const text = await readDescription(path, policy);
+    const after = await checkDescriptionFile(path, policy);
+    if (after.mtimeMs !== before.mtimeMs || after.size !== before.size || !hasOnlyLocalRefs(text)) return;
     await cache.parsed.write(path, before, description);
   } catch {
     // Best effort: the description was loaded; only the next run's shortcut is lost.

@@ -7,6 +7,9 @@
 /** The hosted Stately inspector; only the bridge page, opened by the user, loads it. */
 export const STATELY_INSPECTOR_URL = 'https://stately.ai/inspect';
 
+/** The only origin the bridge page talks to, in both directions. */
+export const STATELY_ORIGIN = new URL(STATELY_INSPECTOR_URL).origin;
+
 /** The offline live view: the step states with the active one highlighted, counters, and the event log. Data is shown with textContent only. */
 export const LIVE_VIEW_HTML = `<!doctype html>
 <html lang="en">
@@ -27,7 +30,7 @@ export const LIVE_VIEW_HTML = `<!doctype html>
 <h1>tool · <span id="workflow">waiting for a run…</span></h1>
 <p>State: <b id="state">–</b> · status <b id="status">–</b> · step runs <b id="runs">0</b> / <span id="max">–</span> · retries <b id="retries">0</b></p>
 <div id="states"></div>
-<p class="muted">Served by <code>tool arazzo run --inspect</code> on this machine only. <a href="/stately">Open in the Stately inspector</a> (loads stately.ai; needs the internet).</p>
+<p class="muted">Served by <code>tool arazzo run --inspect</code> on this machine only. <a href="stately">Open in the Stately inspector</a> (loads stately.ai; needs the internet).</p>
 <table><thead><tr><th>ms</th><th>kind</th><th>event</th><th>state</th></tr></thead><tbody id="log"></tbody></table>
 <script>
 const $ = (id) => document.getElementById(id);
@@ -52,7 +55,8 @@ function reset(info) {
   $('log').replaceChildren(); $('states').replaceChildren();
   text('workflow', info.workflowId);
 }
-const source = new EventSource('/events');
+// Relative: the pages and the stream live under the run's token.
+const source = new EventSource('events');
 source.addEventListener('run', (e) => { const info = JSON.parse(e.data); if (info.runId !== run) reset(info); });
 source.onmessage = (e) => {
   const ev = JSON.parse(e.data);
@@ -93,17 +97,33 @@ export const STATELY_BRIDGE_HTML = `<!doctype html>
 <iframe id="inspector" src="${STATELY_INSPECTOR_URL}"></iframe>
 <script>
 const frame = document.getElementById('inspector');
+const STATELY = '${STATELY_ORIGIN}';
 const waiting = [];
+// Events carry only the run records added since the last snapshot; the inspector is shown them all.
+const records = new Map();
 let connected = false;
+function post(ev) { frame.contentWindow.postMessage(ev, STATELY); }
+function withAllRecords(ev) {
+  const ctx = ev.snapshot && ev.snapshot.context;
+  if (!ctx || !Array.isArray(ctx.records)) return ev;
+  const all = records.get(ev.sessionId) || [];
+  all.length = Math.min(all.length, ctx.recordsFrom || 0);
+  all.push(...ctx.records);
+  records.set(ev.sessionId, all);
+  const { recordsFrom, ...rest } = ctx;
+  return { ...ev, snapshot: { ...ev.snapshot, context: { ...rest, records: all.slice() } } };
+}
 window.addEventListener('message', (e) => {
-  if (e.data && e.data.type === '@statelyai.connected') {
+  // Only the embedded Stately inspector may say it is ready; any other window or origin is ignored.
+  if (e.origin !== STATELY || e.source !== frame.contentWindow) return;
+  if (e.data && e.data.type === '@statelyai.connected' && !connected) {
     connected = true;
-    for (const ev of waiting.splice(0)) frame.contentWindow.postMessage(ev, '*');
+    for (const ev of waiting.splice(0)) post(ev);
   }
 });
-new EventSource('/events').onmessage = (e) => {
-  const ev = JSON.parse(e.data);
-  if (connected) frame.contentWindow.postMessage(ev, '*');
+new EventSource('events').onmessage = (e) => {
+  const ev = withAllRecords(JSON.parse(e.data));
+  if (connected) post(ev);
   else waiting.push(ev);
 };
 </script>

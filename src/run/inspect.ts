@@ -1,10 +1,11 @@
 /**
  * `arazzo run --inspect`: live inspection through @statelyai/inspect, served on loopback only.
  * The inspector formats XState's inspection events in the Stately protocol; a node:http server on
- * 127.0.0.1 relays them, with secrets stripped, to the offline live view and to the optional
- * Stately bridge page. Nothing leaves the machine unless the user opens the bridge page.
+ * 127.0.0.1 relays them, with secrets stripped and run records sent as deltas, to the offline live
+ * view and to the optional Stately bridge page, all under a random token in the URL. Nothing
+ * leaves the machine unless the user opens the bridge page.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
@@ -12,11 +13,14 @@ import type { InspectionEvent } from 'xstate';
 import { CommandUsageError } from '../cli/errors.js';
 import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
 
-/** Events kept for viewers that connect late (a run is usually over before a browser opens). */
+/** Events kept for viewers that connect late (a run is usually over before a browser opens); actor events are always kept. */
 const MAX_KEPT_EVENTS = 10_000;
 
+/** Random bytes in the URL token: only someone who was shown the URL can read the run. */
+const TOKEN_BYTES = 16;
+
 export interface LiveInspector {
-  /** `http://127.0.0.1:<port>/`, the live view. */
+  /** `http://127.0.0.1:<port>/<token>/`, the live view; every page and the event stream are under the token. */
   url: string;
   /** The observer to pass as `createActor(machine, { inspect })`. */
   inspect(event: InspectionEvent): void;
@@ -38,19 +42,26 @@ export interface InspectorOptions {
 export async function startInspector(options: InspectorOptions): Promise<LiveInspector> {
   const { createInspector } = await import('@statelyai/inspect');
   const run = JSON.stringify({ runId: randomUUID(), workflowId: options.workflowId });
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  const actors: string[] = [];
   const kept: string[] = [];
   const viewers = new Set<ServerResponse>();
+  const sentRecords = new Map<string, number>();
 
   const server = createServer((req, res) => serve(req, res));
   const port = await listen(server, options.port);
   const origin = `http://127.0.0.1:${port}`;
+  const base = `${origin}/${token}/`;
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
     // A page on another site could reach a loopback port through DNS rebinding; its Host header gives it away.
     if (!allowedHosts.has(req.headers.host ?? '')) return void res.writeHead(403).end('forbidden\n');
-    const path = (req.url ?? '/').split('?')[0];
+    // Other local users and processes can reach the port too: without the token, there is nothing here.
+    const path = pathUnderToken((req.url ?? '/').split('?')[0] as string, token);
+    if (path === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
+    if (path === '') return void res.writeHead(308, { location: `/${token}/` }).end();
     if (path === '/') return page(res, LIVE_VIEW_HTML, "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'");
     if (path === '/stately') {
       return page(res, STATELY_BRIDGE_HTML, `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${STATELY_INSPECTOR_URL}`);
@@ -58,6 +69,7 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(`retry: 1000\nevent: run\ndata: ${run}\n\n`);
+      for (const data of actors) res.write(`data: ${data}\n\n`);
       for (const data of kept) res.write(`data: ${data}\n\n`);
       viewers.add(res);
       req.on('close', () => viewers.delete(res));
@@ -69,25 +81,55 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
   const inspector = createInspector({
     send(event) {
       const data = JSON.stringify(sanitizeInspectionEvent(event));
-      kept.push(data);
-      if (kept.length > MAX_KEPT_EVENTS) kept.shift();
+      if (event.type === '@xstate.actor') actors.push(data);
+      else {
+        kept.push(data);
+        if (kept.length > MAX_KEPT_EVENTS) kept.shift();
+      }
       for (const viewer of viewers) viewer.write(`data: ${data}\n\n`);
     },
   });
 
+  /**
+   * Strips an XState event to what viewers may see before @statelyai/inspect serialises it: its
+   * conversion would otherwise copy the whole context (every record, every response) on every
+   * event, a cost that grows with each step run. A snapshot carries only the records added since
+   * the previous snapshot of its actor.
+   */
+  function slim(event: InspectionEvent): InspectionEvent | undefined {
+    switch (event.type) {
+      case '@xstate.actor':
+        return event;
+      case '@xstate.event':
+        return { ...event, event: { type: event.event.type } };
+      case '@xstate.snapshot': {
+        const session = event.actorRef.sessionId;
+        const records = recordsOf(event.snapshot);
+        const from = Math.min(sentRecords.get(session) ?? 0, records.length);
+        sentRecords.set(session, records.length);
+        return { ...event, event: { type: event.event.type }, snapshot: sanitizeSnapshot(event.snapshot as unknown as Json, from) as never };
+      }
+      default:
+        return undefined;
+    }
+  }
+
   let closed: Promise<void> | undefined;
   return {
-    url: `${origin}/`,
-    inspect: (event) => inspector.inspect.next?.(event),
+    url: base,
+    inspect(event) {
+      const shown = slim(event);
+      if (shown) inspector.inspect.next?.(shown);
+    },
     announce(stderr) {
       stderr.write(
-        `inspect: live view at ${origin}/ (this machine only; nothing is sent elsewhere)\n` +
-          `  The Stately inspector: open ${origin}/stately (your browser loads it from stately.ai)\n`,
+        `inspect: live view at ${base} (this machine only; nothing is sent elsewhere)\n` +
+          `  The Stately inspector: open ${base}stately (your browser loads it from stately.ai)\n`,
       );
     },
     async holdUntil(signal, stderr) {
       if (signal.aborted) return;
-      stderr.write(`inspect: the run is over; the live view stays at ${origin}/ until you press Ctrl-C\n`);
+      stderr.write(`inspect: the run is over; the live view stays at ${base} until you press Ctrl-C\n`);
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     },
     close() {
@@ -99,6 +141,15 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
       return closed;
     },
   };
+}
+
+/** The path after `/<token>` ('' for `/<token>` itself), or undefined when the path does not start with the token. */
+function pathUnderToken(path: string, token: string): string | undefined {
+  const end = path.indexOf('/', 1);
+  const given = Buffer.from(end === -1 ? path.slice(1) : path.slice(1, end));
+  const wanted = Buffer.from(token);
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return undefined;
+  return end === -1 ? '' : path.slice(end);
 }
 
 function page(res: ServerResponse, html: string, csp: string): void {
@@ -131,16 +182,23 @@ export function sanitizeInspectionEvent(event: object): Json {
     if (e[key] !== undefined) safe[key] = e[key];
   }
   if (isObject(e.event)) safe.event = { type: e.event.type };
-  if (isObject(e.snapshot)) safe.snapshot = sanitizeSnapshot(e.snapshot);
+  // An actor event is converted late, with the actor's snapshot as it is by then: its records
+  // would repeat what the snapshot events carry.
+  if (isObject(e.snapshot)) safe.snapshot = sanitizeSnapshot(e.snapshot, e.type === '@xstate.actor' ? undefined : 0);
   return safe;
 }
 
-function sanitizeSnapshot(snapshot: Json): Json {
+/**
+ * A snapshot's state value, status and counters, and its run records from index `from` on (none
+ * when `from` is undefined), with `recordsFrom` saying where they go, each reduced to stepId,
+ * status, dryRun and failedVia. Applied to its own result, it returns the same.
+ */
+function sanitizeSnapshot(snapshot: Json, from: number | undefined): Json {
   const safe: Json = { status: snapshot.status };
   if (snapshot.value !== undefined) safe.value = snapshot.value;
   if (isObject(snapshot.context)) {
     const c = snapshot.context;
-    const records = Array.isArray(c.records) ? (c.records as Json[]) : [];
+    const records = from === undefined ? undefined : recordsOf(snapshot).slice(from);
     safe.context = {
       workflowId: c.workflowId,
       runs: c.runs,
@@ -148,11 +206,21 @@ function sanitizeSnapshot(snapshot: Json): Json {
       retries: c.retries,
       current: c.current,
       retryDelayMs: c.retryDelayMs,
-      records: records.map((r) => ({ stepId: r.stepId, status: r.status, dryRun: r.dryRun, ...(r.failedVia ? { failedVia: r.failedVia } : {}) })),
+      ...(records === undefined
+        ? {}
+        : {
+            recordsFrom: typeof c.recordsFrom === 'number' ? c.recordsFrom : from,
+            records: records.map((r) => ({ stepId: r.stepId, status: r.status, dryRun: r.dryRun, ...(r.failedVia ? { failedVia: r.failedVia } : {}) })),
+          }),
       ...(isObject(c.failure) ? { failure: { code: c.failure.code, stepId: c.failure.stepId, message: c.failure.message } } : {}),
     };
   }
   return safe;
+}
+
+function recordsOf(snapshot: unknown): Json[] {
+  const context = isObject(snapshot) ? snapshot.context : undefined;
+  return isObject(context) && Array.isArray(context.records) ? (context.records as Json[]) : [];
 }
 
 function isObject(value: unknown): value is Json {

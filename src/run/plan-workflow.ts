@@ -160,7 +160,7 @@ function hasOrdering(condition: Condition): boolean {
       return ['<', '<=', '>', '>='].includes(condition.op) || hasOrdering(condition.left) || hasOrdering(condition.right);
     case 'and':
     case 'or':
-      return hasOrdering(condition.left) || hasOrdering(condition.right);
+      return condition.operands.some(hasOrdering);
     case 'not':
       return hasOrdering(condition.operand);
     default:

@@ -2,6 +2,8 @@ import type { Writable } from 'node:stream';
 import type { RunFailure } from '../../machines/types.js';
 import type { Style } from '../cli/style.js';
 import { formatDryRun, redactRequest, type HttpRequest, type HttpResponse } from '../http/index.js';
+import { printableLine, printableText } from '../http/printable.js';
+import { secretValuesOf } from '../http/redact.js';
 
 /** Everything `arazzo run` tells the user on stderr. stdout never sees any of it. */
 export interface Reporter {
@@ -14,30 +16,44 @@ export interface Reporter {
   workflowFailed(workflowId: string, failure: RunFailure): void;
 }
 
-/** A reporter writing progress lines to `stderr`, coloured when `style` is. With `quiet`, only warnings and failures. */
-export function createReporter(stderr: Writable, style: Style, opts: { quiet?: boolean } = {}): Reporter {
+/**
+ * A reporter writing progress lines to `stderr`, coloured when `style` is. With `quiet`, only
+ * warnings and failures. Every message is made printable (printable.ts): `secrets` (the values of
+ * --input-env inputs) and the credentials of every request seen so far are shown as `***`.
+ */
+export function createReporter(stderr: Writable, style: Style, opts: { quiet?: boolean; secrets?: readonly string[] } = {}): Reporter {
   const write = (line: string) => stderr.write(`${line}\n`);
   const progress = opts.quiet ? () => undefined : write;
+  const known = new Set(opts.secrets ?? []);
+  const values = { values: known };
+  // A server may echo a credential in a later step's error: remember what each request carried.
+  const remember = (request: HttpRequest) => {
+    if (request.auth !== undefined) for (const value of secretValuesOf(request)) known.add(value);
+  };
   return {
-    warn: (message) => write(`${style.yellow('warning:')} ${message}`),
+    warn: (message) => write(`${style.yellow('warning:')} ${printableText(message, values)}`),
     info: (message) => progress(message),
-    dryRun: (stepId, request) => write(formatDryRun(stepId, request)),
+    dryRun(stepId, request) {
+      remember(request);
+      write(formatDryRun(stepId, request, known));
+    },
     stepDone(stepId, request, response, ok, reason) {
+      remember(request);
       // Redacting and formatting a line nobody sees is a cost paid on every step of a quiet run.
       if (opts.quiet) return;
-      const shown = redactRequest(request);
+      const shown = redactRequest(request, known);
       const mark = ok ? style.green('✓') : style.red('✗');
       const status = response ? String(response.status) : '---';
       const timing = response ? style.dim(` ${formatMs(response.durationMs)}`) : '';
-      const why = !ok && reason ? `: ${reason}` : '';
+      const why = !ok && reason ? `: ${printableLine(reason, values)}` : '';
       progress(`${mark} ${stepId} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
     },
-    stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${stepId}: ${reason}`),
+    stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${stepId}: ${printableLine(reason, values)}`),
     retrying: (stepId, delayMs, retry) =>
       progress(`${style.yellow('↻')} ${stepId}: retry ${retry}${delayMs > 0 ? ` in ${formatMs(delayMs)}` : ''}`),
     workflowFailed(workflowId, failure) {
       const where = failure.stepId ? ` at step "${failure.stepId}"` : '';
-      write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${failure.message}`);
+      write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${printableLine(failure.message, values)}`);
     },
   };
 }

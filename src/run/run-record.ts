@@ -1,4 +1,5 @@
 import type { StepRecord } from '../../machines/types.js';
+import { stringifyJson } from '../expressions/stringify-json.js';
 
 /** What `arazzo run` prints on stdout: the spec's run record. */
 export interface RunRecord {
@@ -7,14 +8,22 @@ export interface RunRecord {
   steps: StepRecord[];
 }
 
-/** Serialises the record as JSON (2-space indent) or YAML, ending with a newline. Binary values become base64 strings. */
+/**
+ * Serialises the record as JSON (2-space indent) or YAML, ending with a newline. Binary values
+ * become base64 strings. Outputs of any depth print: a record too deep for the YAML printer is
+ * printed as JSON, which is also YAML.
+ */
 export async function formatRecord(record: RunRecord, format: 'json' | 'yaml'): Promise<string> {
   const plain = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
   if (format === 'yaml') {
     const { stringify } = await import('yaml');
-    return stringify(JSON.parse(JSON.stringify(plain, replacer)), { lineWidth: 0 });
+    try {
+      return stringify(JSON.parse(stringifyJson(plain, replacer) as string), { lineWidth: 0 });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+    }
   }
-  return `${JSON.stringify(plain, replacer, 2)}\n`;
+  return `${stringifyJson(plain, replacer, 2)}\n`;
 }
 
 /** Fields in the spec's order; failedVia only when present. */

@@ -7,6 +7,8 @@ import type { LoadedDocument } from '../arazzo/model.js';
 import { EXIT } from '../cli/errors.js';
 import { styleFor, type Style } from '../cli/style.js';
 import { createPipeline, type Pipeline } from '../http/index.js';
+import { printableLine } from '../http/printable.js';
+import { redactUrl, secretNames } from '../http/redact.js';
 import { createDescriptionLoader } from './description-loader.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
 import { immediateClock } from './immediate-clock.js';
@@ -23,7 +25,9 @@ import type { LiveInspector } from './inspect.js';
 
 export interface RunOptions {
   file: string;
-  inputs: Record<string, string>;
+  inputs: Record<string, unknown>;
+  /** Values of the inputs given with --input-env: shown as `***` on stderr and in the trace (not in the record on stdout). */
+  secretInputs?: readonly string[];
   workflowId?: string;
   dryRun: boolean;
   output: 'json' | 'yaml';
@@ -38,6 +42,8 @@ export interface RunOptions {
   /** --inspect: serve a live view of the run on 127.0.0.1 (port 0 = any free one). */
   inspect?: boolean;
   inspectPort?: number;
+  /** --tool-allow-ref-host: hosts a remote description's $refs may reach besides its own origin. */
+  allowRefHosts?: string[];
 }
 
 export interface RunIO {
@@ -62,7 +68,7 @@ export interface RunDeps {
  */
 export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<number> {
   const style = styleFor(io.colors);
-  const reporter = createReporter(io.stderr, style, { quiet: opts.quiet });
+  const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [] });
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
@@ -72,7 +78,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (typeof compiled === 'number') return compiled;
     const { plan } = compiled;
 
-    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace });
+    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [] });
     if (opts.inspect) {
       live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId });
       live.announce(io.stderr);
@@ -120,7 +126,7 @@ interface CompiledRun {
  */
 async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | number> {
   const doc = await loadDocument(opts.file, { cwd: io.cwd });
-  const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, { env: io.env, warn: (message) => reporter.warn(message) });
+  const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, { env: io.env, allowRefHosts: opts.allowRefHosts ?? [], warn: (message) => reporter.warn(message) });
   const findings = await validateDocument(doc, {
     loadOperations: async (url) => {
       try {
@@ -136,7 +142,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const registry = deps.registry ?? (await (await import('../config/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription);
   for (const warning of warnings) reporter.warn(warning);
-  if (opts.verbose) printBanner(sources, io.stderr, style);
+  if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
   const planned = planWorkflow(doc.model, workflow);
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
@@ -187,13 +193,16 @@ function runMachine(
   });
 }
 
-function printBanner(sources: BoundSource[], stderr: Writable, style: Style): void {
+// URLs here come from the document, the registry and the descriptions: secrets masked, escapes stripped.
+function printBanner(sources: BoundSource[], stderr: Writable, style: Style, secrets: readonly string[]): void {
   stderr.write(`${style.bold('sources:')}\n`);
   for (const s of sources) {
+    const known = { names: secretNames(s.auth), values: [...secrets, ...(s.auth?.secretValues?.() ?? [])] };
+    const shown = (url: string) => printableLine(redactUrl(url, known.names), known);
     const bound = s.api ? `bound to API "${s.api.name}" (${s.reason})` : 'synthetic (no configured API)';
-    const base = s.baseUrl ?? s.description.servers[0] ?? '(none)';
+    const base = s.baseUrl ?? s.description.servers[0];
     const auth = s.auth ? s.auth.describe() : 'none';
-    stderr.write(`  ${s.name}: ${bound}; base URL ${base}; auth ${auth}; description ${s.description.location}\n`);
+    stderr.write(`  ${printableLine(s.name)}: ${bound}; base URL ${base === undefined ? '(none)' : shown(base)}; auth ${auth}; description ${shown(s.description.location)}\n`);
   }
 }
 

@@ -12,6 +12,7 @@ import { stepKey, SUB_STATE } from '../../machines/state-keys.js';
 import type { ActionPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { FileError, ToolError } from '../cli/errors.js';
 import { redactRequest } from '../http/index.js';
+import { redactText, secretValuesOf } from '../http/redact.js';
 import type { Reporter } from './reporter.js';
 
 const FLUSH_AT = 64 * 1024;
@@ -38,10 +39,14 @@ export class TraceWriteError extends ToolError {
   }
 }
 
-/** Opens (creates or truncates) the trace file, relative to `cwd`. Throws FileError (exit 2) when it cannot be written. */
+/**
+ * Opens (creates or truncates) the trace file, relative to `cwd`. A new file gets mode 0600 (a
+ * trace names the requests of a run); an existing one keeps its mode. Throws FileError (exit 2)
+ * when it cannot be written.
+ */
 export async function openTraceFile(path: string, cwd: string): Promise<Writable> {
   try {
-    const handle = await open(resolve(cwd, path), 'w');
+    const handle = await open(resolve(cwd, path), 'w', 0o600);
     return handle.createWriteStream({ highWaterMark: 64 * 1024 });
   } catch (error) {
     throw new FileError(`cannot write the trace file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Give --trace a path in a folder that exists and that you can write to.');
@@ -63,6 +68,8 @@ export interface TracerOptions {
   path?: string;
   /** A monotonic clock in milliseconds (tests pass a fake one). */
   now?: () => number;
+  /** Values written as `***` wherever they appear (--input-env inputs); request credentials are added as steps run. */
+  secrets?: readonly string[];
 }
 
 /** Suffixes machines/chain-transitions.ts adds to an action's label on the transitions that stop the workflow instead. */
@@ -87,6 +94,8 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     steps.set(stepKey(index, step.stepId), { stepId: step.stepId, actions });
   });
   let counters = { retries: 0, runs: 0 };
+  const known = new Set(options.secrets ?? []);
+  const masked = (text: string) => redactText(text, { values: known });
   let done = false;
   let failure: unknown;
   let pending = '';
@@ -149,21 +158,22 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       return {
         ...inner,
         dryRun(stepId, request) {
-          const shown = redactRequest(request);
+          const shown = redactRequest(request, known);
           write('step', { stepId, dryRun: true, method: shown.method, url: shown.url, ...counters });
           inner.dryRun(stepId, request);
         },
         stepDone(stepId, request, response, ok, reason) {
-          const shown = redactRequest(request);
+          if (request.auth !== undefined) for (const value of secretValuesOf(request)) known.add(value);
+          const shown = redactRequest(request, known);
           const fields: Record<string, unknown> = { stepId, method: shown.method, url: shown.url, status: response?.status ?? 0, ok };
           if (response) fields.durationMs = Math.round(response.durationMs * 1000) / 1000;
           if (response && response.retries > 0) fields.transportRetries = response.retries;
-          if (!ok && reason !== undefined) fields.reason = reason;
+          if (!ok && reason !== undefined) fields.reason = masked(reason);
           write('step', { ...fields, ...counters });
           inner.stepDone(stepId, request, response, ok, reason);
         },
         stepFailedEarly(stepId, reason) {
-          write('step', { stepId, status: 0, ok: false, reason, ...counters });
+          write('step', { stepId, status: 0, ok: false, reason: masked(reason), ...counters });
           inner.stepFailedEarly(stepId, reason);
         },
       };
@@ -172,7 +182,7 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       if (done) return;
       const status = interrupted ? 'interrupted' : context?.failure ? 'failed' : context ? 'succeeded' : 'error';
       const fields: Record<string, unknown> = { status, runs: context?.runs ?? counters.runs, records: context?.records.length ?? 0 };
-      if (context?.failure) fields.failure = { ...context.failure };
+      if (context?.failure) fields.failure = { ...context.failure, message: masked(context.failure.message) };
       write('end', fields);
       flush();
       done = true;

@@ -48,7 +48,7 @@ describe('tool arazzo run --inspect', () => {
 
     const liveDemo = await demo();
     const live = spawnTool(['arazzo', 'run', liveDemo.file, ...INPUTS, '--inspect'], liveDemo.dir);
-    const [, url] = await waitFor(live.stderr, /inspect: live view at (http:\/\/127\.0\.0\.1:\d+\/) \(this machine only/, live.exit);
+    const [, url] = await waitFor(live.stderr, /inspect: live view at (http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/) \(this machine only/, live.exit);
     await waitFor(live.stderr, /the run is over; the live view stays at .* until you press Ctrl-C/, live.exit);
     // stdout and stderr are separate pipes: wait for the whole record rather than trust their order.
     await waitFor(live.stdout, /\n}\n$/, live.exit);
@@ -60,7 +60,7 @@ describe('tool arazzo run --inspect', () => {
     expect(events).not.toMatch(/Rex|Ann/);
 
     const external = externalAddress();
-    if (external) await expect(readEvents(`http://${external}:${new URL(url!).port}/events`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    if (external) await expect(readEvents(`http://${external}:${new URL(url!).port}${new URL(url!).pathname}events`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
     live.child.kill('SIGINT');
     expect(await live.exit).toBe(0);

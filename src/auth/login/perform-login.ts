@@ -3,14 +3,16 @@
 import type { Writable } from 'node:stream';
 import { secretEnvOf, type ApiEntry, type AuthConfig } from '../../config/api-entry.js';
 import { apiRegistry, requireApi } from '../../config/api-registry.js';
+import { withConfigLock } from '../../config/config-lock.js';
+import { originOf, requireUnmoved } from '../../config/credential-binding.js';
 import { credentialStore } from '../../config/credential-store.js';
-import type { ConfigPaths } from '../../config/paths.js';
-import { tokenStore, type CachedToken } from '../../config/token-store.js';
+import { configFiles, type ConfigPaths } from '../../config/paths.js';
+import { tokenStore } from '../../config/token-store.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { describeAuth } from '../describe-auth.js';
 import { authorizationCodeLogin } from '../oauth/authorization-code-flow.js';
 import { deviceCodeLogin } from '../oauth/device-code-flow.js';
-import { saveGrant } from '../oauth/save-grant.js';
+import { cachedTokenOf, storeGrant } from '../oauth/save-grant.js';
 import { requestToken, type TokenGrant } from '../oauth/token-grant.js';
 import type { LoginPlan } from './plan-login.js';
 
@@ -39,20 +41,26 @@ export async function performLogin(api: ApiEntry, plan: LoginPlan, deps: LoginDe
   const now = deps.now ?? Date.now;
   const lines: string[] = [];
   const grant = await obtainGrant(plan, deps, lines);
-  await credentialStore(deps.paths).update((credentials) => {
-    // A new login replaces everything stored before, an old refresh token included.
-    if (plan.secret !== undefined) credentials.set(api.name, { secret: plan.secret });
-    else credentials.delete(api.name);
-  });
-  let token: CachedToken | undefined;
-  await tokenStore(deps.paths).update((tokens) => {
-    tokens.delete(api.name);
-  });
-  if (grant !== undefined) token = await saveGrant(deps.paths, api.name, grant, now());
-  await apiRegistry(deps.paths).update((registry) => {
-    const entry = requireApi(registry, api.name);
-    registry.set(api.name, { ...entry, auth: plan.auth });
-  });
+  const token = grant === undefined ? undefined : cachedTokenOf(api, grant, now());
+  // The login may have taken minutes: under the lock, the registry is read again and nothing is
+  // stored if the API was removed or moved to another origin meanwhile.
+  await withConfigLock(deps.paths, async (lock) => {
+    const registry = apiRegistry(deps.paths);
+    requireUnmoved(await registry.read(), api);
+    await credentialStore(deps.paths).updateLocked(lock, (credentials) => {
+      // A new login replaces everything stored before, an old refresh token included.
+      if (plan.secret !== undefined) credentials.set(api.name, { secret: plan.secret, origin: originOf(api) });
+      else credentials.delete(api.name);
+    });
+    await tokenStore(deps.paths).updateLocked(lock, (tokens) => {
+      tokens.delete(api.name);
+    });
+    if (grant !== undefined && token !== undefined) await storeGrant(lock, deps.paths, api, token, grant.refreshToken);
+    await registry.updateLocked(lock, (apis) => {
+      const entry = requireApi(apis, api.name);
+      apis.set(api.name, { ...entry, auth: plan.auth });
+    });
+  }, { writes: configFiles(deps.paths) });
   lines.unshift(`Logged in to ${api.name} (${describeAuth(plan.auth)}).`);
   lines.push(whereTheSecretIs(plan, deps));
   if (token !== undefined) lines.push(token.expiresAt === undefined ? 'Access token cached (no expiry given).' : `Access token cached until ${new Date(token.expiresAt).toISOString()}; it is refreshed automatically.`);

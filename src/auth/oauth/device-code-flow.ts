@@ -5,13 +5,13 @@ import { EXIT } from '../../cli/errors.js';
 import type { OAuth2Config } from '../../config/api-entry.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { pause } from '../../http/abortable.js';
+import { printableLine } from '../../http/printable.js';
 import { AuthError, OAuthError } from '../errors.js';
+import { pollingLifetimeS, pollIntervalS, slowedDownS } from './device-code-timing.js';
+import { waitText } from './loopback-redirect.js';
 import { postForm, shownEndpoint } from './post-form.js';
 import { requestToken, type TokenGrant } from './token-grant.js';
 
-const DEFAULT_INTERVAL_S = 5;
-/** RFC 8628 §3.5: each slow_down adds 5 seconds to the polling interval. */
-const SLOW_DOWN_S = 5;
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export interface DeviceCodeOptions {
@@ -26,8 +26,9 @@ export interface DeviceCodeOptions {
 
 /**
  * Runs the login: requests a device code, prints where to enter it, and polls the token endpoint
- * honouring `interval` and `slow_down` until approval. Throws AuthError for access_denied,
- * expired_token (or the local deadline) and interruption, OAuthError for other refusals.
+ * honouring `interval` and `slow_down` (within the limits of device-code-timing.ts) until approval.
+ * Throws AuthError for access_denied, expired_token (or the local deadline: `expires_in`, at most
+ * 30 min, else 15 min), interruption and an unreachable endpoint, OAuthError for other refusals.
  */
 export async function deviceCodeLogin(options: DeviceCodeOptions): Promise<TokenGrant> {
   const { auth, pipeline, signal } = options;
@@ -44,24 +45,29 @@ export async function deviceCodeLogin(options: DeviceCodeOptions): Promise<Token
     throw new AuthError('OAUTH_BAD_RESPONSE', `${shownEndpoint(auth.deviceUrl)} answered without device_code, user_code and verification_uri`);
   }
   const complete = text(answer.verification_uri_complete);
+  // Whatever the server sent goes to a terminal: no escape sequences, one line each (printable.ts).
   options.stderr.write(
-    `To log in, open ${verificationUri} and enter the code: ${userCode}\n` +
-      (complete !== undefined ? `  (or open ${complete})\n` : '') +
+    `To log in, open ${printableLine(verificationUri, {}, 500)} and enter the code: ${printableLine(userCode, {}, 100)}\n` +
+      (complete !== undefined ? `  (or open ${printableLine(complete, {}, 500)})\n` : '') +
       'Waiting for approval...\n',
   );
   const expiresIn = seconds(answer.expires_in);
-  const deadline = expiresIn === undefined ? undefined : now() + expiresIn * 1000;
-  let intervalS = seconds(answer.interval) ?? DEFAULT_INTERVAL_S;
+  const lifetimeS = pollingLifetimeS(expiresIn);
+  const deadline = now() + lifetimeS * 1000;
+  const pastDeadline = (): AuthError => (expiresIn === undefined ? unapproved(lifetimeS) : expired());
+  let intervalS = pollIntervalS(seconds(answer.interval));
   for (;;) {
-    if (!(await sleep(intervalS * 1000, signal))) throw new AuthError('LOGIN_ABORTED', 'login interrupted', EXIT.INTERRUPTED);
-    if (deadline !== undefined && now() >= deadline) throw expired();
+    // Never sleep past the deadline: an expired code is reported when it expires, not a minute later.
+    const waitMs = Math.min(intervalS * 1000, Math.max(deadline - now(), 0));
+    if (!(await sleep(waitMs, signal))) throw new AuthError('LOGIN_ABORTED', 'login interrupted', EXIT.INTERRUPTED);
+    if (now() >= deadline) throw pastDeadline();
     try {
       return await requestToken(pipeline, auth.tokenUrl, { grant_type: DEVICE_GRANT, device_code: deviceCode }, { clientId: auth.clientId }, signal);
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       if (error.oauthError === 'authorization_pending') continue;
       if (error.oauthError === 'slow_down') {
-        intervalS += SLOW_DOWN_S;
+        intervalS = slowedDownS(intervalS);
         continue;
       }
       if (error.oauthError === 'access_denied') throw new AuthError('ACCESS_DENIED', 'the login was denied on the verification page', EXIT.RUN_FAILED);
@@ -73,6 +79,10 @@ export async function deviceCodeLogin(options: DeviceCodeOptions): Promise<Token
 
 function expired(): AuthError {
   return new AuthError('DEVICE_CODE_EXPIRED', 'the device code expired before the login was approved', EXIT.RUN_FAILED, 'Run tool auth login again and enter the new code sooner.');
+}
+
+function unapproved(lifetimeS: number): AuthError {
+  return new AuthError('DEVICE_CODE_EXPIRED', `the login was not approved within ${waitText(lifetimeS * 1000)}`, EXIT.RUN_FAILED, 'Run tool auth login again and enter the new code sooner.');
 }
 
 function text(value: unknown): string | undefined {

@@ -3,6 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EXIT } from '../../cli/errors.js';
+import { printableLine } from '../../http/printable.js';
 import { AuthError, OAuthError } from '../errors.js';
 
 export interface LoopbackRedirect {
@@ -15,7 +16,7 @@ export interface LoopbackRedirect {
 }
 
 export interface RedirectOptions {
-  /** The `state` sent in the authorization request; any other value is refused. */
+  /** The `state` sent in the authorization request; a callback with any other value is ignored. */
   state: string;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -24,8 +25,10 @@ export interface RedirectOptions {
 const PATH = '/callback';
 
 /**
- * Listens on 127.0.0.1 (never all interfaces) until the redirect arrives. `code` rejects with
- * AuthError for a wrong state (STATE_MISMATCH), a denied login, a timeout or an abort.
+ * Listens on 127.0.0.1 (never all interfaces) until the redirect with the right `state` arrives;
+ * requests to other paths, and callbacks with a wrong or no state or without a code, get a short
+ * page and the wait goes on. `code` rejects with OAuthError for an `error` callback carrying the
+ * right state, and AuthError for a timeout or an abort.
  */
 export async function listenForRedirect(options: RedirectOptions): Promise<LoopbackRedirect> {
   let settle: { resolve(code: string): void; reject(error: unknown): void } | undefined;
@@ -36,10 +39,9 @@ export async function listenForRedirect(options: RedirectOptions): Promise<Loopb
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== PATH) return page(res, 404, 'Not found.');
     const params = url.searchParams;
-    if (params.get('state') !== options.state) {
-      page(res, 400, 'This login link does not belong to the running login. Return to the terminal.');
-      return finish(new AuthError('STATE_MISMATCH', 'the redirect carried the wrong state value, so the login was refused (possible cross-site request forgery)', EXIT.RUN_FAILED, 'Run tool auth login again.'));
-    }
+    // Anything on 127.0.0.1 can call this port (another tab, a stale link, a forged request): a
+    // callback without our state is answered and ignored, so it can neither end nor hijack the login.
+    if (params.get('state') !== options.state) return page(res, 400, 'This link does not belong to the running login. Return to the terminal.');
     const error = params.get('error');
     if (error !== null) {
       page(res, 400, 'Login was not completed. Return to the terminal.');
@@ -91,8 +93,7 @@ function page(res: ServerResponse, status: number, text: string): void {
 
 // The query string comes from whoever opened the URL: keep terminal escapes out of the message.
 function printable(text: string): string {
-  const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+  return printableLine(text, {}, 200);
 }
 
 /** A wait in words: "5 min", "90 s", "0.2 s". */

@@ -2,6 +2,7 @@
 
 import { EXIT } from '../../cli/errors.js';
 import type { ApiEntry, OAuth2Config } from '../../config/api-entry.js';
+import { boundCredential, originOf } from '../../config/credential-binding.js';
 import { credentialStore } from '../../config/credential-store.js';
 import type { ConfigPaths } from '../../config/paths.js';
 import { tokenStore, type CachedToken } from '../../config/token-store.js';
@@ -33,9 +34,11 @@ export function oauth2Scheme(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps
   // The cache first (another run may have refreshed already), then the token endpoint.
   const obtain = async (rejected: string | undefined): Promise<CachedToken> => {
     const cached = (await tokens.read()).get(api.name);
-    if (cached !== undefined && fresh(cached) && cached.accessToken !== rejected) return cached;
+    // A token cached for another origin (apis.json edited by hand) is never sent to this one.
+    const sameOrigin = cached?.origin === undefined || cached.origin === originOf(api);
+    if (cached !== undefined && sameOrigin && fresh(cached) && cached.accessToken !== rejected) return cached;
     const grant = await newGrant(api, auth, deps);
-    return saveGrant(deps.paths, api.name, grant, deps.now());
+    return saveGrant(deps.paths, api, grant, deps.now());
   };
 
   const accessToken = async (retryAfter401: boolean): Promise<string> => {
@@ -60,7 +63,7 @@ export function oauth2Scheme(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps
 
 /** A new token: the refresh token when there is one, else (client credentials only) a new grant. */
 async function newGrant(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps): Promise<TokenGrant> {
-  const refreshToken = (await credentialStore(deps.paths).read()).get(api.name)?.refreshToken;
+  const refreshToken = boundCredential(await credentialStore(deps.paths).read(), api)?.refreshToken;
   const clientSecret = auth.type === 'oauth2-client-credentials' ? await resolveSecret(api, auth, deps) : undefined;
   const client = clientSecret === undefined ? { clientId: auth.clientId } : { clientId: auth.clientId, clientSecret };
   if (refreshToken !== undefined) {

@@ -20,6 +20,8 @@ export interface RunRecord {
 export const STACK_FRAME = /\n\s+at .*:\d+:\d+/;
 /** What runCli prints for an error it did not expect: never right for a user's mistake or a server's answer. */
 export const INTERNAL_ERROR = /internal error|This is a bug in tool/;
+/** A warning printed by Node itself ("(node:1234) Warning: …", a MaxListenersExceededWarning…): never for users of tool. */
+export const NODE_WARNING = /\(node:\d+\) \w*Warning/;
 
 /** Parses stdout as exactly one JSON document with the record's fields and nothing else. Throws (fails the test) otherwise. */
 export function parseRecord(stdout: string): RunRecord {
@@ -37,6 +39,7 @@ export function parseRecord(stdout: string): RunRecord {
 export function recordOf(result: ToolResult): RunRecord {
   expect(result.stderr).not.toMatch(STACK_FRAME);
   expect(result.stderr).not.toMatch(INTERNAL_ERROR);
+  expect(result.stderr).not.toMatch(NODE_WARNING);
   return parseRecord(result.stdout);
 }
 
@@ -45,6 +48,7 @@ export function expectNoRun(result: ToolResult, code: number): void {
   expect({ code: result.code, stdout: result.stdout }).toEqual({ code, stdout: '' });
   expect(result.stderr).not.toMatch(STACK_FRAME);
   expect(result.stderr).not.toMatch(INTERNAL_ERROR);
+  expect(result.stderr).not.toMatch(NODE_WARNING);
 }
 
 /** `stepId:status[:failedVia]` for each step record: compact enough to compare whole runs. */

@@ -49,7 +49,8 @@ async function markIndex(cache: DescriptionCache, title: string): Promise<void> 
   await writeFile(join(dir, file), JSON.stringify(index));
 }
 
-const load = (cache: DescriptionCache, location: string) => createDescriptionLoader(pipeline, join(home, 'flow.arazzo.yaml'), { cache })(location);
+// The fixtures live outside `home`: load them as sources the user named (docs/security.md).
+const load = (cache: DescriptionCache, location: string) => createDescriptionLoader(pipeline, join(home, 'flow.arazzo.yaml'), { cache, explicitSources: true })(location);
 
 describe('createDescriptionLoader with a cache', () => {
   it('reuses the parsed index of an unchanged local file, and parses again once the file changes', async () => {

@@ -14,7 +14,8 @@ function shape(node: Condition): string {
     case 'compare':
       return `(${shape(node.left)} ${node.op} ${shape(node.right)})`;
     default:
-      return `(${shape(node.left)} ${node.kind === 'and' ? '&&' : '||'} ${shape(node.right)})`;
+      // A flat chain, shown grouped from the left as the operators associate.
+      return node.operands.map(shape).reduce((left, right) => `(${left} ${node.kind === 'and' ? '&&' : '||'} ${right})`);
   }
 }
 
@@ -78,7 +79,7 @@ describe('parseCondition', () => {
   it('records each node source and offset', () => {
     const cond = parseCondition('  $statusCode == 200 || $inputs.y');
     expect(cond).toMatchObject({ kind: 'or', offset: 2, source: '$statusCode == 200 || $inputs.y' });
-    expect(cond).toMatchObject({ left: { source: '$statusCode == 200', offset: 2 }, right: { source: '$inputs.y', offset: 24 } });
+    expect(cond).toMatchObject({ operands: [{ source: '$statusCode == 200', offset: 2 }, { source: '$inputs.y', offset: 24 }] });
   });
 
   it.each<[string, number, string]>([

@@ -40,8 +40,8 @@ describe('loadDescription', () => {
 
   it('reads an absolute path and a file:// URL', async () => {
     const absolute = join(fixtures, 'petstore.yaml');
-    const byPath = await loadDescription(absolute, { baseFile: '/elsewhere/flow.arazzo.yaml', fetchText: noFetch });
-    const byUrl = await loadDescription(pathToFileURL(absolute).href, { baseFile: '/elsewhere/flow.arazzo.yaml', fetchText: noFetch });
+    const byPath = await loadDescription(absolute, { baseFile: arazzoFile, fetchText: noFetch });
+    const byUrl = await loadDescription(pathToFileURL(absolute).href, { baseFile: arazzoFile, fetchText: noFetch });
     expect(byPath.operations.has('getPet')).toBe(true);
     expect(byUrl.location).toBe(absolute);
   });

@@ -66,7 +66,7 @@ describe('startInspector', () => {
   it('listens on 127.0.0.1 only and serves the live view', async () => {
     const live = await startInspector({ port: 0, workflowId: 'wf' });
     try {
-      expect(live.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect(live.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[\w-]{22}\/$/);
       const page = await get(live.url);
       expect(page.status).toBe(200);
       expect(page.headers['content-security-policy']).toContain("default-src 'none'");
@@ -196,6 +196,7 @@ describe('sanitizeInspectionEvent', () => {
           retries: 0,
           current: 0,
           retryDelayMs: 0,
+          recordsFrom: 0,
           records: [{ stepId: 'a', status: 200, dryRun: false }],
           failure: { code: 'STEP_FAILED', stepId: 'a', message: 'HTTP 500' },
         },
@@ -214,6 +215,6 @@ describe('the inspector pages', () => {
 
   it('load nothing from outside except the Stately page in the bridge', () => {
     expect(LIVE_VIEW_HTML).not.toMatch(/(src|href)="https?:/);
-    expect([...STATELY_BRIDGE_HTML.matchAll(/https?:\/\/[^"'\s]+/g)].map((m) => m[0])).toEqual(['https://stately.ai/inspect']);
+    expect([...STATELY_BRIDGE_HTML.matchAll(/https?:\/\/[^"'\s]+/g)].map((m) => m[0])).toEqual(['https://stately.ai/inspect', 'https://stately.ai']);
   });
 });

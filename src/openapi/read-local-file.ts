@@ -1,0 +1,119 @@
+/** Reading a local description or `$ref` target: confined, regular files only, bounded. */
+
+import { constants } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { isInside, type ReadPolicy } from './read-policy.js';
+
+/** Thrown by readLocalFile; `refused` when a rule forbids the read, otherwise the file could not be read. */
+export class LocalReadError extends Error {
+  override name = 'LocalReadError';
+
+  constructor(
+    readonly refused: boolean,
+    /** What is wrong and what to do, without the file name (callers say which file or ref). */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+  }
+}
+
+// A FIFO opened for reading would wait for a writer; O_NONBLOCK makes open return at once so fstat can refuse it.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads `path` as UTF-8 when its real path (symlinks followed) is inside one of `roots` (any
+ * root when `roots` is undefined) and outside every `policy.denied` folder, it is a regular file,
+ * and it holds at most `policy.maxBytes`. Throws LocalReadError otherwise.
+ */
+export async function readLocalFile(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<string> {
+  const real = await realpath(path).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error);
+  });
+  await checkPlace(real, policy, roots);
+  // stat first: a FIFO or device is refused without opening it.
+  const info = await stat(real).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error);
+  });
+  checkKind(info, policy.maxBytes);
+  const handle = await open(real, OPEN_FLAGS).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error);
+  });
+  try {
+    // The file may have been swapped since the stat: check what was opened.
+    checkKind(await handle.stat(), policy.maxBytes);
+    return await readBounded(handle, policy.maxBytes);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The checks of readLocalFile without reading: returns the file's mtime and size (a cache key).
+ * Throws LocalReadError like readLocalFile.
+ */
+export async function checkLocalFile(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<{ mtimeMs: number; size: number }> {
+  const real = await realpath(path).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error);
+  });
+  await checkPlace(real, policy, roots);
+  const info = await stat(real).catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error);
+  });
+  checkKind(info, policy.maxBytes);
+  return { mtimeMs: info.mtimeMs, size: info.size };
+}
+
+/** Where a file may be read from; throws LocalReadError (refused) for a path outside the roots or inside a denied folder. */
+export async function checkPlace(real: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<void> {
+  for (const folder of policy.denied) {
+    if (isInside(real, await realOrResolved(folder))) {
+      throw new LocalReadError(true, `it is inside tool's own folder ${folder}, which descriptions may never read`);
+    }
+  }
+  if (roots === undefined) return;
+  for (const root of roots) if (isInside(real, await realOrResolved(root))) return;
+  const where = roots.length === 0 ? 'no local files may be read here' : `files must stay inside ${roots.join(' or ')}`;
+  throw new LocalReadError(true, `it resolves to ${real}, outside the allowed folder (${where}); copy the file next to the Arazzo document`);
+}
+
+function checkKind(info: { isFile(): boolean; isDirectory(): boolean; size: number }, maxBytes: number): void {
+  if (info.isDirectory()) throw new LocalReadError(false, 'is a directory; point at the description file');
+  if (!info.isFile()) throw new LocalReadError(true, 'is not a regular file (a FIFO, socket or device); only regular files are read');
+  if (info.size > maxBytes) throw new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`);
+}
+
+async function readBounded(handle: Awaited<ReturnType<typeof open>>, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total > maxBytes) throw new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`);
+    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+async function realOrResolved(folder: string): Promise<string> {
+  return realpath(folder).catch(() => resolve(folder));
+}
+
+function unreadable(error: NodeJS.ErrnoException): LocalReadError {
+  const reason =
+    error.code === 'ENOENT' || error.code === 'ENOTDIR' ? 'file not found'
+    : error.code === 'EISDIR' ? 'is a directory; point at the description file'
+    : error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied; make the file readable'
+    : error.message;
+  return new LocalReadError(false, reason, { cause: error });
+}
+
+/** "10 MiB", "512 KiB" or "100 bytes". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
