@@ -36,16 +36,18 @@ export class ApiOpsCommand extends ToolCommand {
     const { createPipeline } = await import('../http/index.js');
     const { createDescriptionLoader } = await import('../run/description-loader.js');
     const { formatOperationsTable, operationsToJson } = await import('./operations-table.js');
+    const { printableLine } = await import('../http/printable.js');
+    const { redactUrl } = await import('../http/redact.js');
     const pipeline = createPipeline();
     try {
       // `tool api add` stores an absolute path or a URL; a hand-edited relative path is taken from the registry's folder.
       // The user named this description (--spec), so it may live anywhere; its $refs stay in its folder.
-      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, explicitSources: true, warn: (message) => this.note(`${this.style.yellow('warning:')} ${message}`) });
+      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, explicitSources: true, warn: (message) => this.note(`${this.style.yellow('warning:')} ${printableLine(message)}`) });
       const operations = [...(await load(api.spec)).operations.values()];
       if (this.output === 'json') {
         this.context.stdout.write(`${JSON.stringify(operationsToJson(operations), null, 2)}\n`);
       } else if (operations.length === 0) {
-        this.note(`${api.spec} has no operations with an operationId.`);
+        this.note(`${printableLine(redactUrl(api.spec))} has no operations with an operationId.`);
       } else {
         this.context.stdout.write(formatOperationsTable(operations));
       }

@@ -27,7 +27,8 @@ export async function readInputsFile(path: string, cwd: string): Promise<Record<
   };
   const first = doc.errors[0];
   if (first !== undefined) {
-    const what = first.code === 'DUPLICATE_KEY' ? 'an input is given twice' : `invalid JSON or YAML (${first.code.toLowerCase().replace(/_/g, ' ')})`;
+    // yaml's messages (prettyErrors off) describe the problem without quoting the text.
+    const what = first.code === 'DUPLICATE_KEY' ? 'an input is given twice' : `invalid JSON or YAML: ${first.message}`;
     throw new FileError(`${at(first.pos[0])}: ${what}`, 'Write --inputs-file as one JSON or YAML object: {"petId": 42, "name": "Rex"}.');
   }
   if (!isMap(doc.contents)) {

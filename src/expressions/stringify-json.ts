@@ -55,7 +55,9 @@ export function writeJsonIteratively(root: unknown, replacer?: JsonReplacer, ind
     if (frame.next === frame.length) {
       stack.pop();
       ancestors.delete(frame.value);
-      text += `${frame.wrote ? newline(frame.depth) : ''}${frame.keys ? '}' : ']'}`;
+      // A container whose members were written on their own lines closes on its own line too.
+      const indented = frame.wrote && frame.depth < MAX_INDENTED_DEPTH;
+      text += `${indented ? newline(frame.depth) : ''}${frame.keys ? '}' : ']'}`;
       continue;
     }
     const index = frame.next++;

@@ -125,7 +125,7 @@ export function redactText(text: string, known: KnownSecrets = {}): string {
   out = out.replace(/"([^"\\]{1,64})"(\s*:\s*)"(?:[^"\\]|\\.)*"/g, (all, name: string, colon: string) => (isSecretName(name, names) ? `"${name}"${colon}"${MASK}"` : all));
   out = out.replace(/([A-Za-z][\w.\-[\]]{0,63})=([^&\s"'<>,;]+)/g, (all, name: string) => (isSecretName(name, names) ? `${name}=${MASK}` : all));
   // Header-shaped names only (`PRIVATE-TOKEN: x`, `Cookie: x`): prose such as "invalid_token: the token expired" stays readable.
-  out = out.replace(/\b([A-Za-z][\w-]{0,63})(:[ \t]*)([^\s,;"'{}]+)/g, (all, name: string, colon: string, value: string) =>
+  out = out.replace(/(?<![\w-])([A-Za-z][\w-]{0,63})(:[ \t]*)((?:[Bb]earer|[Bb]asic)[ \t]+[^\s,;"'{}]+|[^\s,;"'{}]+)/g, (all, name: string, colon: string, value: string) =>
     isHeaderShaped(name) && isSecretName(name, names) && value !== MASK && !value.startsWith('//') ? `${name}${colon}${MASK}` : all,
   );
   return out;
