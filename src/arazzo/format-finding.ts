@@ -1,4 +1,5 @@
 import type { Style } from '../cli/style.js';
+import { stripControls } from '../http/printable.js';
 import type { Finding, FindingCode } from './finding.js';
 import type { LoadedDocument } from './model.js';
 
@@ -6,7 +7,8 @@ import type { LoadedDocument } from './model.js';
 export function formatFinding(finding: Finding, file: string, style: Style): string {
   const where = finding.line === undefined ? file : `${file}:${finding.line}:${finding.col ?? 1}`;
   const severity = finding.severity === 'error' ? style.red('error') : style.yellow('warning');
-  return `${where} ${severity} ${finding.code} ${finding.message}`;
+  // Messages quote the document and its descriptions, which may come from anywhere: no escape sequences.
+  return `${where} ${severity} ${finding.code} ${stripControls(finding.message)}`;
 }
 
 // What a user loses at runtime for each warning, for the summary line.

@@ -20,6 +20,7 @@ export class RunCommand extends ToolCommand {
     examples: [
       ['Run the only workflow of a document', '$0 arazzo run flow.arazzo.yaml'],
       ['Pick a workflow and give inputs', '$0 arazzo run flow.arazzo.yaml --workflow buyPet --input petId=42 --input qty=2'],
+      ['Take inputs from a file, and a secret from the environment (shown as *** on stderr)', '$0 arazzo run flow.arazzo.yaml --inputs-file inputs.yaml --input-env token=API_TOKEN'],
       ['Show each request without sending anything', '$0 arazzo run flow.arazzo.yaml --dry-run'],
       ['Record every state change of the run', '$0 arazzo run flow.arazzo.yaml --trace run.ndjson'],
       ['Watch the run in a browser (served on 127.0.0.1 only)', '$0 arazzo run flow.arazzo.yaml --inspect'],

@@ -122,6 +122,17 @@ describe('OAuth token endpoints', () => {
   });
 });
 
+describe('tool arazzo validate', () => {
+  it('prints findings that quote the document without its escape sequences', async () => {
+    ws.fixture('secrets-escapes.arazzo.yaml');
+    ws.fixture('secrets-escapes.openapi.yaml');
+    const result = await runTool(['arazzo', 'validate', 'secrets-escapes.arazzo.yaml'], { cwd: ws.dir, env: { XDG_CACHE_HOME: join(ws.dir, 'cache') } });
+    expect(result.code).toBe(10);
+    expect(result.stdout + result.stderr).toContain('OPERATION_NOT_FOUND operation "op" is not in source "api"');
+    expectClean(result.stdout + result.stderr);
+  });
+});
+
 describe('tool arazzo run', () => {
   const env = () => ({ XDG_CONFIG_HOME: join(ws.dir, 'config'), XDG_CACHE_HOME: join(ws.dir, 'cache') });
   const inputs = ['--input', 'clientSecret=fc-Secret-4', '--input', 'refreshToken=rt-Secret-5', '--input', 'password=pw-Secret-6', '--input', 'note=plain'];

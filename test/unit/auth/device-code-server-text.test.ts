@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { deviceCodeLogin } from '../../../src/auth/oauth/device-code-flow.js';
+import { listenForRedirect } from '../../../src/auth/oauth/loopback-redirect.js';
 import { postForm } from '../../../src/auth/oauth/post-form.js';
 import { createPipeline, type Pipeline } from '../../../src/http/index.js';
 import { toTransportError } from '../../../src/http/to-transport-error.js';
@@ -55,6 +56,15 @@ describe('server text in login prompts and errors', () => {
     expect(error.oauthError).toBe('invalid_grant\u001b[31m');
     expect(error.message).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/token answered invalid_grant: you sent grant_type=refresh_token&refresh_token=\*\*\* with Basic \*\*\* and the secret \*\*\* \(HTTP 400\)$/);
     expect(error.message).not.toMatch(UNPRINTABLE);
+  });
+
+  it('prints the error a browser brings back to the loopback listener without escapes, C1 or bidi controls', async () => {
+    const redirect = await listenForRedirect({ state: 's1', timeoutMs: 5000 });
+    const failed = redirect.code.catch((e: unknown) => e as Error);
+    await fetch(`${redirect.redirectUri}?state=s1&error=denied%1B%5B2J%E2%80%AE&error_description=${encodeURIComponent('no\u009b31m way\u2066')}`);
+    const error = await failed;
+    expect(error.message).toBe('the authorization server answered denied: no way');
+    await redirect.close();
   });
 
   it('keeps the escape sequences of a low-level error message out of a TransportError', () => {
