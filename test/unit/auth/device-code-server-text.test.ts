@@ -60,7 +60,7 @@ describe('server text in login prompts and errors', () => {
 
   it('prints the error a browser brings back to the loopback listener without escapes, C1 or bidi controls', async () => {
     const redirect = await listenForRedirect({ state: 's1', timeoutMs: 5000 });
-    const failed = redirect.code.catch((e: unknown) => e as Error);
+    const failed = redirect.code.then(() => new Error('no error'), (e: unknown) => e as Error);
     await fetch(`${redirect.redirectUri}?state=s1&error=denied%1B%5B2J%E2%80%AE&error_description=${encodeURIComponent('no\u009b31m way\u2066')}`);
     const error = await failed;
     expect(error.message).toBe('the authorization server answered denied: no way');
