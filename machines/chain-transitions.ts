@@ -1,19 +1,21 @@
 /**
  * Arazzo success and failure actions as XState transition configs: one guarded transition per
- * action (two for `retry`), tried in chain order, first match wins.
+ * action (two for `retry`), tried in chain order, first match wins. Each carries the action as
+ * `meta` (name, type, outcome) and the plan's label as `description`; failures are data.
  */
 import { FAILED, SUB_STATE, SUCCEEDED, stepTarget } from './state-keys.js';
-import type { ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
+import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
+import type { ActionRef, TransitionConfig } from './workflow-setup.js';
 
 type FailedVia = StepRecord['failedVia'];
 
 /** The transitions of one success action: `end` to `succeeded`, `goto` to the target step. Throws on a plan that breaks its invariants. */
-export function successTransitions(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): object[] {
+export function successTransitions(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): TransitionConfig[] {
   return [...brokenCriteriaTransitions(step, action, false), successTransition(plan, step, action)];
 }
 
 /** The transitions of one failure action; each records the step before it leaves. Throws on a plan that breaks its invariants. */
-export function failureTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): object[] {
+export function failureTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): TransitionConfig[] {
   if (action.unsupported) return [unsupportedTransition(step, action, true)];
   return [...brokenCriteriaTransitions(step, action, true), ...actionTransitions(plan, step, index, action)];
 }
@@ -24,8 +26,12 @@ export function canRetry(step: StepPlan): boolean {
 }
 
 /** The `recordStep` action of a step, optionally marking how a failed step was left. */
-export function recordAction(step: StepPlan, failedVia?: FailedVia): object {
+export function recordAction(step: StepPlan, failedVia?: FailedVia): ActionRef {
   return { type: 'recordStep', params: failedVia ? { stepId: step.stepId, failedVia } : { stepId: step.stepId } };
+}
+
+function meta(action: ActionPlan, outcome: ActionOutcome): ActionMeta {
+  return { action: action.name, actionType: action.type, outcome };
 }
 
 function gotoTarget(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): string {
@@ -34,95 +40,84 @@ function gotoTarget(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): str
   return stepTarget(action.targetIndex!, target.stepId);
 }
 
-function unsupportedTransition(step: StepPlan, action: ActionPlan, recordFirst: boolean): object {
-  const actions: object[] = [];
+function unsupportedTransition(step: StepPlan, action: ActionPlan, recordFirst: boolean): TransitionConfig {
+  const actions: ActionRef[] = [];
   if (recordFirst) actions.push(recordAction(step));
-  actions.push({ type: 'fail', params: { code: 'UNSUPPORTED', stepId: step.stepId, message: action.unsupported } });
+  actions.push({ type: 'fail', params: { code: 'UNSUPPORTED', stepId: step.stepId, reason: action.unsupported } });
   return {
     guard: { type: 'criteriaHold', params: { criteriaId: action.criteriaId } },
     target: FAILED,
     description: action.label,
+    meta: meta(action, 'unsupported'),
     actions,
   };
 }
 
 /** When an action's criteria cannot be evaluated (an ordering comparison on a non-number), the step fails. */
-function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, recordFirst: boolean): object[] {
+function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, recordFirst: boolean): TransitionConfig[] {
   if (!action.criteriaCanFail || action.criteriaId === undefined) return [];
-  const actions: object[] = [];
+  const actions: ActionRef[] = [];
   if (recordFirst) actions.push(recordAction(step));
   actions.push({ type: 'failOnCriteria', params: { stepId: step.stepId, criteriaId: action.criteriaId, action: action.name } });
   return [
     {
       guard: { type: 'criteriaBroken', params: { criteriaId: action.criteriaId } },
       target: FAILED,
-      description: `${action.label} (criteria cannot be evaluated)`,
+      description: action.label,
+      meta: meta(action, 'criteriaBroken'),
       actions,
     },
   ];
 }
 
-function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): object {
+function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): TransitionConfig {
   if (action.unsupported) return unsupportedTransition(step, action, false);
-  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } };
+  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } } as const;
   switch (action.type) {
     case 'end':
-      return { guard, target: SUCCEEDED, description: action.label };
+      return { guard, target: SUCCEEDED, description: action.label, meta: meta(action, 'fired') };
     case 'goto':
-      return { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label };
+      return { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label, meta: meta(action, 'fired') };
     default:
       throw new Error(`step ${step.stepId}: a success chain cannot hold a ${action.type} action ("${action.name}")`);
   }
 }
 
-function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): object[] {
-  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } };
+function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): TransitionConfig[] {
+  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } } as const;
+  const description = action.label;
   switch (action.type) {
     case 'end':
       return [
         {
           guard,
           target: FAILED,
-          description: action.label,
-          actions: [
-            recordAction(step, 'on-failure-end'),
-            {
-              type: 'fail',
-              params: {
-                code: 'END_ACTION',
-                stepId: step.stepId,
-                template: `failure action "${action.name}" ended the workflow: {reason}`,
-              },
-            },
-          ],
+          description,
+          meta: meta(action, 'fired'),
+          actions: [recordAction(step, 'on-failure-end'), { type: 'fail', params: { code: 'END_ACTION', stepId: step.stepId, action: action.name } }],
         },
       ];
     case 'goto':
       return [
-        { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label, actions: recordAction(step, 'on-failure-goto') },
+        { guard, target: gotoTarget(plan, step, action), reenter: true, description, meta: meta(action, 'fired'), actions: recordAction(step, 'on-failure-goto') },
       ];
     case 'retry':
       return [
         {
           guard: { type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } },
           target: stepTarget(index, step.stepId, SUB_STATE.backoff),
-          description: action.label,
+          description,
+          meta: meta(action, 'fired'),
           actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
         },
         {
           guard,
           target: FAILED,
-          description: `${action.label} (limit reached)`,
+          description,
+          meta: meta(action, 'limitReached'),
           actions: [
             recordAction(step),
-            {
-              type: 'fail',
-              params: {
-                code: 'RETRIES_EXHAUSTED',
-                stepId: step.stepId,
-                template: `retry action "${action.name}" reached its limit of ${action.retryLimit} ${action.retryLimit === 1 ? 'retry' : 'retries'}; last error: {reason}`,
-              },
-            },
+            { type: 'fail', params: { code: 'RETRIES_EXHAUSTED', stepId: step.stepId, action: action.name, retryLimit: action.retryLimit } },
           ],
         },
       ];

@@ -2,7 +2,7 @@ import { canRetry, failureTransitions, recordAction, successTransitions } from '
 import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget, type SubState } from './state-keys.js';
 import { RUN_STEP_DONE, RUN_STEP_ERROR, type StepRunner } from './step-runner.js';
 import type { FailureCode, Judge, StepPlan, WorkflowContext, WorkflowPlan } from './types.js';
-import { workflowSetup, type FailParams } from './workflow-setup.js';
+import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
 export type { StepRunner } from './step-runner.js';
 
@@ -12,11 +12,12 @@ export type { StepRunner } from './step-runner.js';
  * and `backoff` only when its chains need them. The step's outcome is judged on the transitions of
  * `calling`'s `runStep.done` event; action chains become ordered guarded eventless transitions,
  * the last one being "no action applies". `runStep` runs the step bodies, in one actor invoked at
- * the root. Throws on a plan that breaks its invariants (a goto without a target, a retry in a
- * success chain): src/run validates first.
+ * the root (tests may swap it with `machine.provide()`). Failures are recorded as data
+ * (`RunFailure`); src/run words them. Throws on a plan that breaks its invariants (a goto without a
+ * target, a retry in a success chain): src/run validates first.
  */
 export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: StepRunner) {
-  const states: Record<string, object> = {};
+  const states: Record<string, StateConfig> = {};
   plan.steps.forEach((step, index) => {
     states[stepKey(index, step.stepId)] = stepState(plan, step, index);
   });
@@ -42,8 +43,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
       outputs: {},
     }),
     initial: plan.steps.length > 0 ? stepKey(0, plan.steps[0]!.stepId) : 'succeeded',
-    // The config is built from data; its exact literal types cannot be known statically.
-    states: states as never,
+    states,
   });
 }
 
@@ -55,30 +55,27 @@ function nextTarget(plan: WorkflowPlan, index: number): string {
   return next ? stepTarget(index + 1, next.stepId) : SUCCEEDED;
 }
 
-function failAction(step: StepPlan, code: FailureCode, extra: Omit<FailParams, 'code' | 'stepId'>): object {
-  return { type: 'fail', params: { code, stepId: step.stepId, ...extra } };
+function failAction(step: StepPlan, code: FailureCode, reason?: string): ActionRef {
+  return { type: 'fail', params: reason === undefined ? { code, stepId: step.stepId } : { code, stepId: step.stepId, reason } };
 }
 
-const BUDGET_MESSAGE = 'StepBudgetExhausted: the workflow used its budget of step runs (raise it with --tool-max-steps)';
-
-function stepState(plan: WorkflowPlan, step: StepPlan, index: number): object {
-  const states: Record<string, object> = {
+function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
+  const states: Record<string, StateConfig> = {
     [SUB_STATE.entering]: {
       always: [
-        { guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED', { message: BUDGET_MESSAGE }) },
+        { guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') },
         { target: stepTarget(index, step.stepId, SUB_STATE.calling), actions: 'countRun' },
       ],
     },
   };
   if (step.unsupported) {
     // v1 cannot run this step: it fails when reached, so none of its chains can apply.
-    states[SUB_STATE.calling] = { always: { target: FAILED, actions: failAction(step, 'UNSUPPORTED', { message: step.unsupported }) } };
+    states[SUB_STATE.calling] = { always: { target: FAILED, actions: failAction(step, 'UNSUPPORTED', step.unsupported) } };
   } else {
     Object.assign(states, runStates(plan, step, index));
   }
   return {
     meta: { stepId: step.stepId, index },
-    description: `step ${step.stepId}`,
     entry: { type: 'enterStep', params: { index } },
     initial: SUB_STATE.entering,
     states,
@@ -86,28 +83,25 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): object {
 }
 
 /** `calling` and the chain states of a step v1 can run. */
-function runStates(plan: WorkflowPlan, step: StepPlan, index: number): Record<string, object> {
+function runStates(plan: WorkflowPlan, step: StepPlan, index: number): Record<string, StateConfig> {
   const at = (sub: SubState) => stepTarget(index, step.stepId, sub);
   const next = nextTarget(plan, index);
   const record = recordAction(step);
   // Judging happens on the transitions out of `calling`. Without a success chain the step is
   // recorded on its way to the next step; without a failure chain on its way to `failed`.
-  const succeeded = step.onSuccess.length > 0
-    ? { guard: 'stepSucceeded', target: at(SUB_STATE.onSuccess), actions: 'storeOutcome' }
-    : { guard: 'stepSucceeded', target: next, reenter: true, actions: ['storeOutcome', record] };
-  const failed = (store: 'storeOutcome' | 'storeCrash') =>
+  const succeeded: TransitionConfig =
+    step.onSuccess.length > 0
+      ? { guard: 'stepSucceeded', target: at(SUB_STATE.onSuccess), actions: 'storeOutcome' }
+      : { guard: 'stepSucceeded', target: next, reenter: true, actions: ['storeOutcome', record] };
+  const failed = (store: 'storeOutcome' | 'storeCrash'): TransitionConfig =>
     step.onFailure.length > 0
       ? { target: at(SUB_STATE.onFailure), actions: store }
-      : { target: FAILED, actions: [store, record, failAction(step, 'STEP_FAILED', {})] };
-  const states: Record<string, object> = {
+      : { target: FAILED, actions: [store, record, failAction(step, 'STEP_FAILED')] };
+  const states: Record<string, StateConfig> = {
     [SUB_STATE.calling]: {
       entry: { type: 'startRun', params: { index, stepId: step.stepId } },
       on: {
-        [RUN_STEP_DONE]: [
-          { guard: 'wasDryRun', target: next, reenter: true, actions: ['storeOutcome', record] },
-          succeeded,
-          failed('storeOutcome'),
-        ],
+        [RUN_STEP_DONE]: [{ guard: 'wasDryRun', target: next, reenter: true, actions: ['storeOutcome', record] }, succeeded, failed('storeOutcome')],
         // A crash of the step body (a bug) fails the step like any other failure.
         [RUN_STEP_ERROR]: failed('storeCrash'),
       },
@@ -116,17 +110,16 @@ function runStates(plan: WorkflowPlan, step: StepPlan, index: number): Record<st
   if (step.onSuccess.length > 0) {
     states[SUB_STATE.onSuccess] = {
       entry: record,
-      always: [
-        ...step.onSuccess.flatMap((action) => successTransitions(plan, step, action)),
-        { target: next, reenter: true, description: 'next step' },
-      ],
+      // The last transition is "no success action applies": on to the next step.
+      always: [...step.onSuccess.flatMap((action) => successTransitions(plan, step, action)), { target: next, reenter: true }],
     };
   }
   if (step.onFailure.length > 0) {
     states[SUB_STATE.onFailure] = {
+      // The last transition is "no failure action applies": the step's failure stops the workflow.
       always: [
         ...step.onFailure.flatMap((action) => failureTransitions(plan, step, index, action)),
-        { target: FAILED, description: 'no failure action applies', actions: [record, failAction(step, 'STEP_FAILED', {})] },
+        { target: FAILED, actions: [record, failAction(step, 'STEP_FAILED')] },
       ],
     };
   }

@@ -14,12 +14,32 @@ export interface ActionPlan {
   targetIndex?: number;
   retryAfterSeconds: number;
   retryLimit: number;
-  /** Set when dispatching this action is a hard error in v1 (replay, cross-workflow goto, regex/jsonpath criteria, context). */
+  /** Why dispatching this action is a hard error in v1 (replay, cross-workflow goto, regex/jsonpath criteria, context); the failure's reason. */
   unsupported?: string;
   /** The criteria hold an ordering comparison, whose evaluation can fail (then the step fails). */
   criteriaCanFail?: boolean;
-  /** Human label for graphs and traces, e.g. `retry x3 after 2s [$statusCode == 503]`. */
+  /** Label for graphs and traces, made by src/run, e.g. `onFailure: busy (retry x3 after 2s) [$statusCode == 503]`: the transitions' `description`. */
   label: string;
+}
+
+/**
+ * What taking an action's transition does: the action fires, or the workflow stops instead because
+ * its retry limit is reached, its criteria cannot be evaluated, or v1 cannot dispatch it.
+ */
+export type ActionOutcome = 'fired' | 'limitReached' | 'criteriaBroken' | 'unsupported';
+
+/** The `meta` of every transition an Arazzo action compiles to; traces and graphs read it. */
+export interface ActionMeta {
+  /** The action's name. */
+  action: string;
+  actionType: ActionPlan['type'];
+  outcome: ActionOutcome;
+}
+
+/** The `meta` of a step's state. */
+export interface StepMeta {
+  stepId: string;
+  index: number;
 }
 
 export interface StepPlan {
@@ -52,6 +72,8 @@ export interface StepOutcome {
   outputs: Record<string, unknown>;
   /** Why the step failed, one line. */
   reason?: string;
+  /** The step body threw (a bug): `reason` is the error's message. */
+  crashed?: true;
   /** Seconds from an HTTP Retry-After header on the response, when present. */
   retryAfterHeaderSeconds?: number;
   /** Expression data of this run (an object such as {request, response}) for later `$steps.<id>` references; opaque to the machine. */
@@ -77,11 +99,26 @@ export type FailureCode =
   | 'UNSUPPORTED'
   | 'INTERNAL';
 
+/**
+ * Why a run failed, as data; src/run words it for people (failure-message.ts). Which fields are
+ * set depends on `code`:
+ * - `STEP_FAILED`: `reason` from the step's outcome; with `action`, that action's criteria could
+ *   not be evaluated and `reason` says why.
+ * - `END_ACTION`: `action` ended the workflow; `reason` from the step's outcome.
+ * - `RETRIES_EXHAUSTED`: `action` reached `retryLimit`; `reason` from the last outcome.
+ * - `UNSUPPORTED`: `reason` says what v1 cannot run.
+ * - `STEP_BUDGET_EXHAUSTED`: nothing more.
+ */
 export interface RunFailure {
   code: FailureCode;
   stepId?: string;
-  /** One line, without the step id prefix. */
-  message: string;
+  /** The Arazzo action involved, by name. */
+  action?: string;
+  retryLimit?: number;
+  /** One line, without the step id prefix; absent when the outcome gave none. */
+  reason?: string;
+  /** `reason` is the message of a crash of the step body (a bug). */
+  crashed?: true;
 }
 
 /** What later steps can see of a step: its outputs and whatever its outcome's `data` held (request, response). */

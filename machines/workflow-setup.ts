@@ -1,21 +1,21 @@
 import { assign, sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
 import { RUN_STEP_DONE, RUN_STEP_ERROR, stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
-import type { FailureCode, Judge, StepOutcome, StepRecord, WorkflowContext, WorkflowInput } from './types.js';
+import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput } from './types.js';
 
-/** Parameters of the `fail` action. `message` is used as is; `template` wraps the step's reason. */
+/** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
 export interface FailParams {
   code: FailureCode;
-  stepId?: string;
-  message?: string;
-  /** `{reason}` is replaced by the outcome's reason. */
-  template?: string;
+  stepId: string;
+  action?: string;
+  retryLimit?: number;
+  reason?: string;
 }
 
 /** The step-level guards, actions, actor and delay every compiled workflow uses, by name; `runStep` is supplied by the caller. */
 export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
   return setup({
-    types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent },
+    types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent; meta: StepMeta; transitionMeta: ActionMeta },
     actors: {
       runStep: stepRunnerActor(runStep ?? missingRunner),
     },
@@ -40,12 +40,13 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
       })),
       storeOutcome: assign({ last: ({ event }) => outcomeOf(event) }),
       storeCrash: assign({
-        last: ({ event }) => ({
+        last: ({ event }): StepOutcome => ({
           statusCode: 0,
           ok: false,
           dryRun: false,
           outputs: {},
-          reason: `internal error: ${errorMessage(event.type === RUN_STEP_ERROR ? event.error : undefined)}`,
+          reason: errorMessage(event.type === RUN_STEP_ERROR ? event.error : undefined),
+          crashed: true,
         }),
       }),
       recordStep: assign(({ context }, params: { stepId: string; failedVia?: StepRecord['failedVia'] }) => {
@@ -72,18 +73,13 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
         retries: context.retries + 1,
         retryDelayMs: retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000,
       })),
-      fail: assign(({ context }, params: FailParams) => {
-        const reason = context.last?.reason ?? 'the step failed';
-        const message = params.message ?? (params.template ?? '{reason}').replace('{reason}', reason);
-        return { failure: { code: params.code, stepId: params.stepId, message } };
+      fail: assign(({ context }, params: FailParams) => ({ failure: failureOf(params, context.last) })),
+      failOnCriteria: assign(({ context }, params: { stepId: string; criteriaId: number; action: string }) => {
+        const failure: RunFailure = { code: 'STEP_FAILED', stepId: params.stepId, action: params.action };
+        const reason = judge.criteriaError(params.criteriaId, context);
+        if (reason !== undefined) failure.reason = reason;
+        return { failure };
       }),
-      failOnCriteria: assign(({ context }, params: { stepId: string; criteriaId: number; action: string }) => ({
-        failure: {
-          code: 'STEP_FAILED' as const,
-          stepId: params.stepId,
-          message: `criteria of action "${params.action}": ${judge.criteriaError(params.criteriaId, context) ?? 'cannot be evaluated'}`,
-        },
-      })),
       computeOutputs: assign(({ context }) => ({ outputs: judge.workflowOutputs(context) })),
     },
     delays: {
@@ -101,6 +97,29 @@ function outcomeOf(event: RunStepEvent): StepOutcome | undefined {
   return event.type === RUN_STEP_DONE ? event.output : undefined;
 }
 
+/** The failure `fail` records: its parameters, and the outcome's reason when the step's outcome is the cause. */
+function failureOf(params: FailParams, last: StepOutcome | undefined): RunFailure {
+  const failure: RunFailure = { code: params.code, stepId: params.stepId };
+  if (params.action !== undefined) failure.action = params.action;
+  if (params.retryLimit !== undefined) failure.retryLimit = params.retryLimit;
+  if (params.reason !== undefined) failure.reason = params.reason;
+  // The budget runs out on entering a step, before it runs: the last outcome is another run's.
+  else if (params.code !== 'STEP_BUDGET_EXHAUSTED' && last?.reason !== undefined) {
+    failure.reason = last.reason;
+    if (last.crashed) failure.crashed = true;
+  }
+  return failure;
+}
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+type WorkflowSetup = ReturnType<typeof workflowSetup>;
+/** The config this setup's `createMachine` takes: guard, action, actor and delay names and their params are checked. */
+export type WorkflowConfig = Parameters<WorkflowSetup['createMachine']>[0];
+export type StateConfig = NonNullable<WorkflowConfig['states']>[string];
+/** One transition of a state's `always`, `on` or `after`. */
+export type TransitionConfig = Exclude<NonNullable<StateConfig['always']>, string | readonly unknown[]>;
+/** One entry of a transition's `actions`: a name or `{ type, params }`. */
+export type ActionRef = Exclude<NonNullable<TransitionConfig['actions']>, readonly unknown[]>;

@@ -6,6 +6,7 @@ export interface TransitionConfig {
   guard?: unknown;
   actions?: unknown;
   description?: string;
+  meta?: unknown;
   reenter?: boolean;
 }
 
@@ -20,7 +21,9 @@ export interface LabelPlace {
 
 /**
  * The label of one transition: `(2) onFailure: shelterBusy (retry x3 after 0.2s) [$statusCode == 503]`
- * for an Arazzo action (its `description`), otherwise the trigger, `[guard]` and `/ actions`.
+ * for an Arazzo action (its `description`), followed by the outcome from its `meta` when the
+ * workflow stops instead of the action firing (`(limitReached)`); otherwise the trigger, `[guard]`
+ * and `/ actions`.
  */
 export function transitionLabel(transition: TransitionConfig, place: LabelPlace): string {
   const parts: string[] = [];
@@ -28,6 +31,8 @@ export function transitionLabel(transition: TransitionConfig, place: LabelPlace)
   if (place.trigger !== undefined) parts.push(place.trigger);
   if (transition.description !== undefined) {
     parts.push(transition.description);
+    const outcome = (transition.meta as { outcome?: unknown } | undefined)?.outcome;
+    if (typeof outcome === 'string' && outcome !== 'fired') parts.push(`(${outcome})`);
     return parts.join(' ');
   }
   const guard = guardName(transition.guard);

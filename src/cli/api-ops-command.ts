@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
+import { parseRefHosts } from './allow-ref-hosts.js';
 import { EXIT, ToolError } from './errors.js';
 import { ToolCommand } from './tool-command.js';
 
@@ -25,7 +26,10 @@ export class ApiOpsCommand extends ToolCommand {
 
   output = Option.String('--output', 'table', { description: 'table or json', validator: t.isEnum(['table', 'json'] as const) });
 
+  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host the description's http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" });
+
   async execute(): Promise<number> {
+    const allowRefHosts = await parseRefHosts(this.allowRefHosts);
     const { apiRegistry, requireApi } = await import('../config/api-registry.js');
     const { configPaths } = await import('../config/paths.js');
     const paths = configPaths(this.context.env);
@@ -42,7 +46,7 @@ export class ApiOpsCommand extends ToolCommand {
     try {
       // `tool api add` stores an absolute path or a URL; a hand-edited relative path is taken from the registry's folder.
       // The user named this description (--spec), so it may live anywhere; its $refs stay in its folder.
-      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, explicitSources: true, warn: (message) => this.note(`${this.style.yellow('warning:')} ${printableLine(message)}`) });
+      const load = createDescriptionLoader(pipeline, paths.apisFile, { env: this.context.env, explicitSources: true, allowRefHosts, sourceUrls: [api.spec], warn: (message) => this.note(`${this.style.yellow('warning:')} ${printableLine(message)}`) });
       const operations = [...(await load(api.spec)).operations.values()];
       if (this.output === 'json') {
         this.context.stdout.write(`${JSON.stringify(operationsToJson(operations), null, 2)}\n`);

@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
+import { parseRefHosts } from './allow-ref-hosts.js';
 import { parseCount, parseSeconds, resolveInputs } from './input-flags.js';
 import { ToolCommand } from './tool-command.js';
 
@@ -62,7 +63,9 @@ export class RunCommand extends ToolCommand {
 
   inspectPort = Option.String('--inspect-port', { description: 'Port of the --inspect server, which it implies (default: any free port)' });
 
-  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host a remote description's $refs may reach besides its own origin (repeatable); see docs/security.md" });
+  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host the descriptions' http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" });
+
+  allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
 
   async execute(): Promise<number> {
     const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd);
@@ -83,20 +86,9 @@ export class RunCommand extends ToolCommand {
       inspect: this.inspect || this.inspectPort !== undefined,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
       allowRefHosts: await parseRefHosts(this.allowRefHosts),
+      allowRead: this.allowRead,
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return runWorkflowFile(options, this.context);
   }
-}
-
-/** The --tool-allow-ref-host values, lower-cased; throws CommandUsageError for one that is not a host or host:port. */
-async function parseRefHosts(values: string[]): Promise<string[]> {
-  if (values.length === 0) return [];
-  const { normaliseRefHost } = await import('../openapi/read-policy.js');
-  const { CommandUsageError } = await import('./errors.js');
-  return values.map((value) => {
-    const host = normaliseRefHost(value);
-    if (host === undefined) throw new CommandUsageError(`--tool-allow-ref-host ${JSON.stringify(value)} is not a host name`, 'Give a host (api.example.com) or host:port, without a scheme or path.');
-    return host;
-  });
 }

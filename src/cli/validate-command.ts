@@ -31,13 +31,18 @@ export class ValidateCommand extends ToolCommand {
     validator: t.isEnum(['text', 'json'] as const),
   });
 
+  allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
+
   async execute(): Promise<number> {
+    const { resolve } = await import('node:path');
     const { loadDocument, validateDocument, formatFinding, formatSummary } = await import('../arazzo/index.js');
     const { localOperationsLoader } = await import('./source-operations.js');
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     const refused: Error[] = [];
     const denied = await toolFolders(this.context.env);
-    const findings = await validateDocument(doc, { loadOperations: localOperationsLoader(doc.absolutePath, { denied, onRefused: (error) => refused.push(error) }) });
+    const allowRead = this.allowRead.map((folder) => resolve(this.context.cwd, folder));
+    const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
+    const findings = await validateDocument(doc, { loadOperations });
     // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
     if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message, EXIT.USAGE);
     const valid = !findings.some((finding) => finding.severity === 'error');

@@ -26,7 +26,7 @@ export function createPipeline(options: Partial<PipelineOptions> = {}): Pipeline
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
   };
   const userAgent = options.userAgent ?? 'tool';
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const agents = options.agents ?? { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   let client: Got | undefined;
   let loading: Promise<Got> | undefined;
 

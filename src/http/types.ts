@@ -78,4 +78,9 @@ export interface PipelineOptions {
   maxRetryDelayMs?: number;
   /** User-Agent header. */
   userAgent?: string;
+  /**
+   * Connection agents to use instead of the pipeline's keep-alive ones. Description `$ref`
+   * fetches pass agents that check each address they connect to, redirects included.
+   */
+  agents?: { http: import('node:http').Agent; https: import('node:https').Agent };
 }

@@ -1,3 +1,4 @@
+import { stringifyJson } from '../expressions/stringify-json.js';
 import type { HttpRequest } from '../http/types.js';
 import { encodeBody } from './encode-body.js';
 import { RequestBuildError } from './errors.js';
@@ -94,7 +95,7 @@ function findSpec(specs: ParameterSpec[], name: string, where: ParameterLocation
 
 /** A `content`-style parameter carries its value serialised as JSON; a string is taken as already serialised. */
 function contentText(value: unknown): unknown {
-  return typeof value === 'string' || value === null || value === undefined ? value : JSON.stringify(value);
+  return typeof value === 'string' || value === null || value === undefined ? value : stringifyJson(value);
 }
 
 function renderPath(op: Operation, values: Map<string, string>): string {

@@ -1,6 +1,6 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DescriptionError } from './errors.js';
+import { DescriptionError, RefFetchRefusedError } from './errors.js';
 import { hideSkippedRefs, restoreRefs, SKIPPED_MEMBERS, type HiddenRefs } from './prepare-refs.js';
 import { parseText } from './parse-text.js';
 import { formatBytes, LocalReadError, readLocalFile } from './read-local-file.js';
@@ -11,7 +11,7 @@ import { displayName, refErrorMessage, type RefFailures } from './ref-error-mess
 export type FetchedRef = string | { text: string; url: string };
 
 export interface DereferenceOptions {
-  /** Fetches http(s) `$ref` targets; when absent such refs fail with DESCRIPTION_REF. */
+  /** Fetches http(s) `$ref` targets; when absent such refs fail with DESCRIPTION_REF. A RefFetchRefusedError it throws becomes DESCRIPTION_REFUSED. */
   fetchText?: (url: string) => Promise<FetchedRef>;
   /** Where file refs may point, the size cap and the hosts remote refs may reach; see readPolicyFor for the defaults. */
   policy?: Partial<ReadPolicy>;
@@ -95,6 +95,7 @@ export async function dereference(doc: object, location: string, options: Derefe
               if (!fetchText) throw new Error('remote $refs need a fetcher, and none was given');
               fetched = await fetchText(file.url);
             } catch (error) {
+              if (error instanceof RefFetchRefusedError) return refuse(`${site()} is refused: ${error.reason}`);
               failures.fetch = { url: file.url, error };
               throw error;
             }

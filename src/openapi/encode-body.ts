@@ -1,3 +1,4 @@
+import { stringifyJson } from '../expressions/stringify-json.js';
 import type { HttpBody, MultipartPart } from '../http/types.js';
 import { RequestBuildError } from './errors.js';
 import { isJsonMediaType, mediaTypeEssence } from './media-type.js';
@@ -50,7 +51,8 @@ function jsonText(payload: unknown, operationId: string): string {
     }
   }
   try {
-    const text = JSON.stringify(payload);
+    // A payload copied from a deep response body can nest past JSON.stringify's recursion limit.
+    const text = stringifyJson(payload);
     if (text === undefined) throw new Error(`${typeName(payload)} has no JSON form`);
     return text;
   } catch (err) {
@@ -84,7 +86,7 @@ function multipartParts(payload: unknown, operationId: string): MultipartPart[] 
       // A filename makes servers treat the part as an uploaded file, as `curl -F name=@file` does.
       parts.push({ name, value: asBuffer(value), contentType: 'application/octet-stream', filename: name });
     } else if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
-      parts.push({ name, value: JSON.stringify(value), contentType: 'application/json' });
+      parts.push({ name, value: stringifyJson(value) ?? '', contentType: 'application/json' });
     } else {
       parts.push({ name, value: leafText(value) });
     }

@@ -21,6 +21,18 @@ export class DescriptionError extends Error {
   }
 }
 
+/**
+ * Thrown by a `$ref` fetcher when a rule forbids the fetch (a non-public address); the resolver
+ * reports it as DESCRIPTION_REFUSED, naming the ref. `reason` says why and which flag lifts it.
+ */
+export class RefFetchRefusedError extends Error {
+  override name = 'RefFetchRefusedError';
+
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
 export type RequestBuildErrorCode =
   | 'MISSING_PATH_PARAMETER'
   | 'UNKNOWN_PARAMETER_LOCATION'

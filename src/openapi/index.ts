@@ -1,6 +1,6 @@
 /** OpenAPI descriptions: loading, the operation index, and building a step's HTTP request. */
 export type { OpenApiDescription, Operation, ParameterLocation, ParameterSpec, PathPart } from './types.js';
-export { DescriptionError, RequestBuildError } from './errors.js';
+export { DescriptionError, RefFetchRefusedError, RequestBuildError } from './errors.js';
 export type { DescriptionErrorCode, RequestBuildErrorCode } from './errors.js';
 export { parseDescription } from './parse-description.js';
 export { loadDescription } from './load-description.js';

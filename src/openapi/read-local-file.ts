@@ -2,7 +2,7 @@
 
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isInside, type ReadPolicy } from './read-policy.js';
 
 /** Thrown by readLocalFile; `refused` when a rule forbids the read, otherwise the file could not be read. */
@@ -75,7 +75,17 @@ export async function checkPlace(real: string, policy: ReadPolicy, roots: readon
   if (roots === undefined) return;
   for (const root of roots) if (isInside(real, await realOrResolved(root))) return;
   const where = roots.length === 0 ? 'no local files may be read here' : `files must stay inside ${roots.join(' or ')}`;
-  throw new LocalReadError(true, `it resolves to ${real}, outside the allowed folder (${where}); copy the file next to the Arazzo document`);
+  const remedy =
+    policy.allowReadFrom === undefined ? 'copy the file next to the Arazzo document'
+    : `pass --tool-allow-read ${shownFolder(dirname(real), await realOrResolved(policy.allowReadFrom))} if you trust it`;
+  throw new LocalReadError(true, `it resolves to ${real}, outside the allowed folder (${where}); ${remedy}`);
+}
+
+/** `folder` as the user would type it from `cwd`: relative when that is possible, quoted when it holds spaces. */
+function shownFolder(folder: string, cwd: string): string {
+  const rel = relative(cwd, folder);
+  const shown = rel === '' ? '.' : isAbsolute(rel) ? folder : rel;
+  return /[\s'"$`\\]/.test(shown) ? `'${shown.replace(/'/g, `'\\''`)}'` : shown;
 }
 
 function checkKind(info: { isFile(): boolean; isDirectory(): boolean; size: number }, maxBytes: number): void {

@@ -16,6 +16,11 @@ export interface ReadPolicy {
   allowRefHosts: readonly string[];
   /** The user named this description (`tool api add --spec`): it may be anywhere, and its folder is a root for its `$ref`s. */
   explicitSource?: boolean;
+  /**
+   * The user's working directory, when the command has --tool-allow-read: a file outside the
+   * roots is then refused with that flag and its folder (relative to this one) as the way out.
+   */
+  allowReadFrom?: string;
 }
 
 /** 10 MiB, the same cap as an Arazzo document's. */
@@ -33,6 +38,7 @@ export function readPolicyFor(baseFile: string, given: Partial<ReadPolicy> = {})
     maxBytes: given.maxBytes ?? DEFAULT_MAX_DESCRIPTION_BYTES,
     allowRefHosts: given.allowRefHosts ?? [],
     ...(given.explicitSource === true ? { explicitSource: true } : {}),
+    ...(given.allowReadFrom !== undefined ? { allowReadFrom: given.allowReadFrom } : {}),
   };
 }
 

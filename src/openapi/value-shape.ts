@@ -1,3 +1,5 @@
+import { stringifyJson } from '../expressions/stringify-json.js';
+
 /** How a parameter value looks to OpenAPI's style rules: empty, primitive, array or object. */
 export type ValueShape =
   | { kind: 'empty' }
@@ -32,7 +34,7 @@ export function leafText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
   if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
-  return JSON.stringify(value) ?? '';
+  return stringifyJson(value) ?? '';
 }
 
 /** Objects whose keys are data: not arrays, dates or byte buffers. */

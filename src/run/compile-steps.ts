@@ -1,25 +1,23 @@
 import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { EXIT, ToolError } from '../cli/errors.js';
-import { compileTemplate, parseCondition, type Condition, type Template, type TemplateWarning } from '../expressions/index.js';
+import { compileTemplate, type Template, type TemplateWarning } from '../expressions/index.js';
 import type { Operation } from '../openapi/index.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
+import type { StepCriteria } from './plan-workflow.js';
 
-/** Everything a step needs at run time, parsed once before the first request. */
-export interface StepProgram {
+/** Everything a step needs at run time, prepared once before the first request (prepare-workflow.ts). */
+export interface StepProgram extends StepCriteria {
   stepId: string;
   index: number;
-  /** Absent for unsupported steps (operationPath, nested workflow): the machine fails them. */
+  /** Absent for steps without an operationId (v1 cannot run them: the machine fails them). */
   operation?: Operation;
   source?: BoundSource;
   /** Base URL requests of this step go to. */
   baseUrl?: string;
   parameters: Array<{ name: string; in?: string; value: Template }>;
   body?: { contentType?: string; payload: Template };
-  successCriteria: Array<{ condition: Condition; source: string }>;
-  /** Criteria of a type v1 does not execute (regex, jsonpath): skipped with a warning. */
-  skippedCriteria: string[];
   outputs: CompiledOutputs;
   /** Whether an expression may read this step's request or response (`$steps.<id>.request…`); if not, they are not kept for later steps. */
   dataRead: boolean;
@@ -27,7 +25,7 @@ export interface StepProgram {
 
 /** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
 export class StepPreparationError extends ToolError {
-  constructor(code: 'UNKNOWN_OPERATION' | 'AMBIGUOUS_OPERATION' | 'NO_SERVER_URL' | 'BAD_PARAMETER' | 'BAD_CONDITION', message: string, hint?: string) {
+  constructor(code: 'UNKNOWN_OPERATION' | 'AMBIGUOUS_OPERATION' | 'NO_SERVER_URL' | 'BAD_PARAMETER', message: string, hint?: string) {
     super(code, message, code === 'NO_SERVER_URL' ? EXIT.USAGE : EXIT.INVALID_DOCUMENT, hint);
     this.name = 'StepPreparationError';
   }
@@ -76,57 +74,41 @@ function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, ste
 }
 
 /**
- * Compiles every step of a workflow: operations found, base URLs chosen, templates and conditions
- * parsed. Template warnings (a `$` string that stays literal) are appended to `warnings`.
- * Throws StepPreparationError before any request is sent.
+ * Compiles what a step sends and keeps into `program`: its operation found among the bound
+ * sources, its base URL chosen, parameter and body templates and outputs parsed. A step without an
+ * operationId is left as it is. Template warnings (a `$` string that stays literal) are appended to
+ * `warnings`. Throws StepPreparationError before any request is sent.
  */
-export function compileSteps(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[]): StepProgram[] {
-  const workflowParameters = workflow.parameters;
-  const dataRead = stepsWithDataRead(doc, workflow);
-  return workflow.steps.map((step, index) => {
-    const stepId = step.stepId ?? '';
-    const program: StepProgram = { stepId, index, parameters: [], successCriteria: [], skippedCriteria: [], outputs: [], dataRead: dataRead(stepId) };
-    if (step.operationId === undefined) return program;
-    const { operation, source } = findOperation(step, sources);
-    program.operation = operation;
-    program.source = source;
-    program.baseUrl = source.baseUrl ?? operation.servers.find((url) => /^https?:\/\//i.test(url));
-    if (!program.baseUrl) {
-      throw new StepPreparationError(
-        'NO_SERVER_URL',
-        `step "${stepId}": source "${source.name}" (${source.description.location}) declares no absolute server URL`,
-        `Register the API with its base URL: tool api add ${source.name} <base-url>`,
-      );
-    }
-    // Workflow-level parameters apply to every step; the step's own win (by name and location).
-    const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
-    const inherited = workflowParameters
-      .map((p) => resolveParameter(doc, p, stepId))
-      .filter((w) => !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
-    for (const parameter of [...inherited, ...own]) {
-      const local: TemplateWarning[] = [];
-      program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local) });
-      for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
-    }
-    if (step.requestBody) {
-      const local: TemplateWarning[] = [];
-      program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local) };
-      for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
-    }
-    for (const criterion of step.successCriteria) {
-      if (criterion.type !== 'simple') {
-        program.skippedCriteria.push(`${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`);
-        continue;
-      }
-      try {
-        program.successCriteria.push({ condition: parseCondition(criterion.condition ?? ''), source: criterion.condition ?? '' });
-      } catch (error) {
-        throw new StepPreparationError('BAD_CONDITION', `step "${stepId}": condition "${criterion.condition}": ${(error as Error).message}`);
-      }
-    }
-    program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
-    return program;
-  });
+export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[]): void {
+  if (step.operationId === undefined) return;
+  const stepId = program.stepId;
+  const { operation, source } = findOperation(step, sources);
+  program.operation = operation;
+  program.source = source;
+  program.baseUrl = source.baseUrl ?? operation.servers.find((url) => /^https?:\/\//i.test(url));
+  if (!program.baseUrl) {
+    throw new StepPreparationError(
+      'NO_SERVER_URL',
+      `step "${stepId}": source "${source.name}" (${source.description.location}) declares no absolute server URL`,
+      `Register the API with its base URL: tool api add ${source.name} <base-url>`,
+    );
+  }
+  // Workflow-level parameters apply to every step; the step's own win (by name and location).
+  const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
+  const inherited = workflow.parameters
+    .map((p) => resolveParameter(doc, p, stepId))
+    .filter((w) => !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+  for (const parameter of [...inherited, ...own]) {
+    const local: TemplateWarning[] = [];
+    program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local) });
+    for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
+  }
+  if (step.requestBody) {
+    const local: TemplateWarning[] = [];
+    program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local) };
+    for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
+  }
+  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
 }
 
 const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
@@ -136,7 +118,7 @@ const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
  * string anywhere in the document that looks like `$steps.<id>.request…` or `…response…` counts,
  * and every step counts when a step id has characters such a reference could not be matched by.
  */
-function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (stepId: string) => boolean {
+export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (stepId: string) => boolean {
   if (workflow.steps.some((step) => !/^[A-Za-z0-9_-]*$/.test(step.stepId ?? ''))) return () => true;
   const read = new Set<string>();
   const seen = new Set<object>();

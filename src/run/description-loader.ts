@@ -5,11 +5,12 @@ import { hasOnlyLocalRefs } from '../cache/local-refs.js';
 import { EXIT, ToolError } from '../cli/errors.js';
 import { ConfigError } from '../config/errors.js';
 import { configPaths } from '../config/paths.js';
-import { TransportError, type Pipeline } from '../http/index.js';
+import { createPipeline, TransportError, type Pipeline, type PipelineOptions } from '../http/index.js';
 import { redactUrl, secretNames } from '../http/redact.js';
-import { DescriptionError, loadDescription, type OpenApiDescription } from '../openapi/index.js';
+import { DescriptionError, loadDescription, RefFetchRefusedError, type OpenApiDescription } from '../openapi/index.js';
 import { checkDescriptionFile, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
 import { readPolicyFor, type ReadPolicy } from '../openapi/read-policy.js';
+import { createRefAddressGuard } from './ref-address-guard.js';
 
 export { DescriptionFetchError };
 
@@ -32,14 +33,24 @@ export interface DescriptionLoaderOptions {
   allowRefHosts?: readonly string[];
   /** The user named the locations (`tool api add --spec`): a local one may be outside the folder of `baseFile`. */
   explicitSources?: boolean;
+  /** Absolute folders local descriptions and their file `$ref`s may also read (--tool-allow-read). */
+  allowRead?: readonly string[];
+  /** The user's working directory: a refusal then names the --tool-allow-read folder, relative to it. */
+  cwd?: string;
+  /** The document's source description urls: `$ref`s to the origin of a remote one may reach it whatever its address, whichever loads first. */
+  sourceUrls?: readonly string[];
+  /** Timeout and retries of the pipeline that fetches `$ref`s (its own, with agents that refuse non-public addresses). */
+  refPipeline?: Partial<Pick<PipelineOptions, 'timeoutMs' | 'retry'>>;
 }
 
 /**
  * A loader of OpenAPI descriptions for one Arazzo document: locations resolve against the
  * document, http(s) URLs are fetched through the request pipeline and the description cache, and
  * each location is loaded once. Local descriptions and their file `$ref`s must stay inside the
- * document's folder and out of tool's config and cache folders (see readDescriptionPolicy). The
- * loader rejects with DescriptionUnavailableError (exit 2). Throws CacheError at once for a bad
+ * document's folder (or an --tool-allow-read one) and out of tool's config and cache folders (see
+ * readDescriptionPolicy). http(s) `$ref`s reach only public addresses, besides allowed hosts and
+ * the origins of remote sources (see createRefAddressGuard). The loader rejects with
+ * DescriptionUnavailableError (exit 2). Throws CacheError at once for a bad
  * TOOL_CACHE_TTL or TOOL_CACHE_MAX_MIB.
  */
 export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, options: DescriptionLoaderOptions = {}): (location: string) => Promise<OpenApiDescription> {
@@ -52,13 +63,39 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     now: cache?.now ?? Date.now,
     warn: options.warn ?? (() => undefined),
   });
+  // $refs go through their own pipeline, whose connections refuse non-public addresses the user did not allow.
+  const guard = createRefAddressGuard(policy.allowRefHosts);
+  for (const url of options.sourceUrls ?? []) {
+    try {
+      const target = resolveLocation(url.trim(), baseFile);
+      if (target.remote) guard.trustOrigin(target.location);
+    } catch {
+      // A bad url fails when that source is loaded, with its own message.
+    }
+  }
+  const fetchRef = cachedFetcher({
+    pipeline: createPipeline({ ...options.refPipeline, agents: guard.agents }),
+    ...(cache ? { store: cache.bodies } : {}),
+    ttlMs: cache?.ttlMs ?? 0,
+    now: cache?.now ?? Date.now,
+    warn: options.warn ?? (() => undefined),
+  });
   const fetchText = async (url: string): Promise<{ text: string; url: string }> => {
-    const fetched = await fetch(url);
-    return { text: fetched.text, url: fetched.url };
+    const refusal = await guard.refusal(url);
+    if (refusal !== undefined) throw new RefFetchRefusedError(refusal);
+    try {
+      const fetched = await fetchRef(url);
+      return { text: fetched.text, url: fetched.url };
+    } catch (error) {
+      const reason = guard.reasonOf(error);
+      throw reason === undefined ? error : new RefFetchRefusedError(reason);
+    }
   };
   const loaded = new Map<string, Promise<OpenApiDescription>>();
 
   const loadRemote = async (url: string): Promise<OpenApiDescription> => {
+    // The document names this URL, so its $refs to its own origin may reach it wherever it is.
+    guard.trustOrigin(url);
     let fetched: FetchedText;
     try {
       fetched = await fetch(url);
@@ -106,15 +143,16 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
 }
 
 /**
- * What descriptions loaded for `baseFile` may read: files inside its folder (anywhere for
+ * What descriptions loaded for `baseFile` may read: files inside its folder or an --tool-allow-read one (anywhere for
  * explicit sources, whose refs stay in their own folder), never tool's config or cache folders,
  * 10 MiB each; remote refs on their description's origin or an allowed host.
  */
-export function readDescriptionPolicy(baseFile: string, options: Pick<DescriptionLoaderOptions, 'env' | 'allowRefHosts' | 'explicitSources'>): ReadPolicy {
+export function readDescriptionPolicy(baseFile: string, options: Pick<DescriptionLoaderOptions, 'env' | 'allowRefHosts' | 'explicitSources' | 'allowRead' | 'cwd'>): ReadPolicy {
   return readPolicyFor(baseFile, {
-    ...(options.explicitSources === true ? { roots: [], explicitSource: true } : isAbsolute(baseFile) ? { roots: [dirname(baseFile)] } : {}),
+    ...(options.explicitSources === true ? { roots: [], explicitSource: true } : isAbsolute(baseFile) ? { roots: [dirname(baseFile), ...(options.allowRead ?? [])] } : {}),
     denied: options.env === undefined ? [] : toolFolders(options.env),
     allowRefHosts: options.allowRefHosts ?? [],
+    ...(options.cwd !== undefined && options.explicitSources !== true ? { allowReadFrom: options.cwd } : {}),
   });
 }
 

@@ -1,8 +1,6 @@
 import type { RunStepInput, StepOutcome } from '../../machines/types.js';
 import { ToolError } from '../cli/errors.js';
 import {
-  ConditionEvaluationError,
-  evaluateCondition,
   renderTemplate,
   UnresolvedExpressionError,
   type ExpressionContext,
@@ -12,6 +10,7 @@ import {
 import { TransportError, type HttpRequest, type HttpResponse, type Pipeline } from '../http/index.js';
 import { buildRequest, RequestBuildError } from '../openapi/index.js';
 import type { StepProgram } from './compile-steps.js';
+import { evaluateCriteria } from './evaluate-criteria.js';
 import { evaluateOutputs } from './output-values.js';
 import type { Reporter } from './reporter.js';
 
@@ -85,18 +84,19 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       url: request.url,
       method: request.method,
     };
-    const verdict = judge(program, ctx, response.status);
-    const outputs = verdict.ok ? evaluateOutputs(program.outputs, ctx) : {};
-    deps.reporter.stepDone(program.stepId, request, response, verdict.ok, verdict.reason);
+    const reason = failureReason(program, ctx, response.status);
+    const ok = reason === undefined;
+    const outputs = ok ? evaluateOutputs(program.outputs, ctx) : {};
+    deps.reporter.stepDone(program.stepId, request, response, ok, reason);
     const outcome: StepOutcome = {
       statusCode: response.status,
-      ok: verdict.ok,
+      ok,
       dryRun: false,
       outputs,
       data: { request: requestData, response: responseData },
     };
     if (!program.dataRead) outcome.keepData = false;
-    if (verdict.reason) outcome.reason = verdict.reason;
+    if (reason !== undefined) outcome.reason = reason;
     const retryAfter = retryAfterSeconds(response.headers['retry-after']);
     if (retryAfter !== undefined) outcome.retryAfterHeaderSeconds = retryAfter;
     return outcome;
@@ -152,24 +152,15 @@ class UnresolvedPartError extends Error {
   }
 }
 
-/** Success criteria all hold; without criteria, a 2xx status is success. */
-function judge(program: StepProgram, ctx: ExpressionContext, status: number): { ok: boolean; reason?: string } {
+/** Why the step failed, judged on its response (success criteria all hold; without criteria, a 2xx status is success), or undefined when it succeeded. */
+function failureReason(program: StepProgram, ctx: ExpressionContext, status: number): string | undefined {
   let reason: string | undefined;
   if (program.successCriteria.length === 0) {
     if (status < 200 || status > 299) reason = `HTTP ${status} (no successCriteria, so only 2xx succeeds)`;
   } else {
-    for (const { condition, source } of program.successCriteria) {
-      try {
-        if (!evaluateCondition(condition, ctx)) {
-          reason = `HTTP ${status}: success criterion ${JSON.stringify(source)} does not hold`;
-          break;
-        }
-      } catch (error) {
-        if (!(error instanceof ConditionEvaluationError)) throw error;
-        reason = `success criterion ${JSON.stringify(source)}: ${error.message}`;
-        break;
-      }
-    }
+    const miss = evaluateCriteria(program.successCriteria, ctx);
+    if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
+    else if (miss) reason = `HTTP ${status}: success criterion ${JSON.stringify(miss.criterion.source)} does not hold`;
   }
   if (reason && (status === 401 || status === 403) && program.source && program.source.reason === 'synthetic') {
     const name = program.source.name;
@@ -177,7 +168,7 @@ function judge(program: StepProgram, ctx: ExpressionContext, status: number): { 
       `step "${program.stepId}" got HTTP ${status} from source "${name}", which is unbound, so no credentials were sent. ` +
       `Add the API and log in: tool api add ${name} ${program.baseUrl ?? '<base-url>'} && tool auth login ${name}`;
   }
-  return reason ? { ok: false, reason } : { ok: true };
+  return reason;
 }
 
 /** Seconds an HTTP Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */

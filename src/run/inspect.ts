@@ -10,7 +10,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
+import type { RunFailure } from '../../machines/types.js';
 import { CommandUsageError } from '../cli/errors.js';
+import { failureMessage } from './failure-message.js';
 import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
 
 /** Events kept for viewers that connect late (a run is usually over before a browser opens); actor events are always kept. */
@@ -212,7 +214,7 @@ function sanitizeSnapshot(snapshot: Json, from: number | undefined): Json {
             recordsFrom: typeof c.recordsFrom === 'number' ? c.recordsFrom : from,
             records: records.map((r) => ({ stepId: r.stepId, status: r.status, dryRun: r.dryRun, ...(r.failedVia ? { failedVia: r.failedVia } : {}) })),
           }),
-      ...(isObject(c.failure) ? { failure: { code: c.failure.code, stepId: c.failure.stepId, message: c.failure.message } } : {}),
+      ...(isObject(c.failure) ? { failure: { code: c.failure.code, stepId: c.failure.stepId, message: c.failure.message ?? failureMessage(c.failure as unknown as RunFailure) } } : {}),
     };
   }
   return safe;

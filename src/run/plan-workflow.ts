@@ -1,10 +1,10 @@
 import type { ActionPlan, ChainSource, StepPlan, WorkflowPlan } from '../../machines/types.js';
-import type { Action, ActionOrReference, ArazzoDocument, Criterion, Workflow } from '../arazzo/model.js';
+import type { Action, ActionOrReference, ArazzoDocument, Criterion as CriterionObject, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { EXIT, ToolError } from '../cli/errors.js';
-import { parseCondition, type Condition } from '../expressions/index.js';
+import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
 
-/** Thrown when a workflow cannot be turned into a plan: a bad reference or goto target, a retry in a success chain. */
+/** Thrown when a workflow cannot be turned into a plan: a bad reference, goto target or condition, a retry in a success chain. */
 export class PlanError extends ToolError {
   constructor(
     code: 'BAD_REFERENCE' | 'UNKNOWN_GOTO_TARGET' | 'RETRY_ON_SUCCESS' | 'BAD_CONDITION',
@@ -16,100 +16,111 @@ export class PlanError extends ToolError {
   }
 }
 
-/** A set of simple conditions that must all hold; the judge evaluates it by index. */
-export interface CriteriaSet {
-  conditions: Condition[];
-  /** The conditions as written, for messages. */
-  sources: string[];
+/** The criteria of one step, prepared while it is planned: they go into the step's program. */
+export interface StepCriteria {
+  /** Success criteria v1 evaluates; none means only a 2xx status succeeds. */
+  successCriteria: Criterion[];
+  /** Success criteria of a type v1 does not evaluate (regex, jsonpath), described for a warning; they are skipped. */
+  skippedCriteria: string[];
+  /** The criteria of the step's actions, indexed by ActionPlan.criteriaId. */
+  actionCriteria: CriteriaSet[];
 }
 
-export interface PlannedWorkflow {
-  plan: WorkflowPlan;
-  /** Criteria sets of all actions, indexed by ActionPlan.criteriaId. */
-  criteria: CriteriaSet[];
-}
+/** Step ids to indexes (the first step of an id wins), for goto targets. */
+export type StepIndex = ReadonlyMap<string, number>;
 
 type Side = 'onSuccess' | 'onFailure';
 
 const REFERENCE = /^\$components\.(successActions|failureActions)\.([A-Za-z0-9_.-]+)$/;
 
 /**
- * Builds the machine plan of one workflow: presence rules applied to both chains, `$components`
- * references resolved, action criteria parsed once. Throws PlanError for a bad reference, a goto
- * to a missing step, or a retry in a success chain (the document is invalid; exit 10).
+ * The machine plan of a workflow alone, for drawing it: what prepareWorkflow makes of each step
+ * for the machine, without binding operations. Throws PlanError (the document is invalid; exit 10).
  */
-export function planWorkflow(doc: ArazzoDocument, workflow: Workflow): PlannedWorkflow {
-  const criteria: CriteriaSet[] = [];
-  const stepIndex = new Map<string, number>();
+export function planWorkflow(doc: ArazzoDocument, workflow: Workflow): { plan: WorkflowPlan } {
+  const index = stepIndexOf(workflow);
+  const steps = workflow.steps.map((step) => planStep(doc, workflow, step, index, { successCriteria: [], skippedCriteria: [], actionCriteria: [] }));
+  return { plan: { workflowId: workflow.workflowId ?? '', steps } };
+}
+
+/** Indexes the workflow's step ids for planStep. */
+export function stepIndexOf(workflow: Workflow): StepIndex {
+  const index = new Map<string, number>();
   workflow.steps.forEach((step, i) => {
-    if (step.stepId !== undefined && !stepIndex.has(step.stepId)) stepIndex.set(step.stepId, i);
+    if (step.stepId !== undefined && !index.has(step.stepId)) index.set(step.stepId, i);
   });
+  return index;
+}
 
-  const planAction = (entry: ActionOrReference, side: Side): ActionPlan => {
-    const action = resolveReference(doc, entry, side);
-    const name = action.name ?? '(unnamed)';
-    const type = action.type ?? '';
-    const plan: ActionPlan = {
-      name,
-      type: type === 'goto' || type === 'retry' ? type : 'end',
-      retryAfterSeconds: action.retryAfter ?? 0,
-      retryLimit: action.retryLimit ?? 1,
-      label: '',
-    };
-    const sources: string[] = [];
-    const conditions: Condition[] = [];
-    for (const criterion of action.criteria) {
-      const problem = unsupportedCriterion(criterion);
-      if (problem) {
-        plan.unsupported ??= `action "${name}": ${problem}`;
-        continue;
-      }
-      conditions.push(parseConditionAt(criterion));
-      sources.push(criterion.condition ?? '');
-    }
-    if (conditions.length > 0 && !plan.unsupported) {
-      plan.criteriaId = criteria.length;
-      criteria.push({ conditions, sources });
-      if (conditions.some(hasOrdering)) plan.criteriaCanFail = true;
-    }
-    if (type === 'replay') plan.unsupported ??= `action "${name}": replay is not implemented in v1`;
-    else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
-    if (type === 'goto' && action.workflowId !== undefined) {
-      plan.unsupported ??= `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`;
-    } else if (type === 'goto') {
-      const target = action.stepId === undefined ? undefined : stepIndex.get(action.stepId);
-      if (target === undefined) {
-        throw new PlanError('UNKNOWN_GOTO_TARGET', `goto action "${name}" targets step "${action.stepId ?? ''}", which workflow "${workflow.workflowId}" does not have`, action.pointer);
-      }
-      plan.targetIndex = target;
-    }
-    if (type === 'retry' && side === 'onSuccess') {
-      throw new PlanError('RETRY_ON_SUCCESS', `retry action "${name}" cannot be a success action (Arazzo allows end and goto there)`, action.pointer);
-    }
-    plan.label = actionLabel(side, plan, type, action.stepId, sources);
-    return plan;
-  };
-
+/**
+ * Plans one step for the machine: presence rules applied to both chains, `$components` references
+ * resolved, goto targets found, and whether v1 can run the step and each action decided. The
+ * step's success and action criteria are prepared into `criteria`. Throws PlanError for a bad
+ * reference or condition, a goto to a missing step, or a retry in a success chain.
+ */
+export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria): StepPlan {
+  const stepId = step.stepId ?? '';
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {
+    const plan = (entry: ActionOrReference) => planAction(workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria);
     // Presence rules: absent -> the workflow's chain; [] -> opt out; non-empty -> the step's chain wins.
-    if (own !== undefined) return [own.map((a) => planAction(a, side)), own.length > 0 ? 'step' : 'none'];
-    if (inherited !== undefined && inherited.length > 0) return [inherited.map((a) => planAction(a, side)), 'workflow'];
+    if (own !== undefined) return [own.map(plan), own.length > 0 ? 'step' : 'none'];
+    if (inherited !== undefined && inherited.length > 0) return [inherited.map(plan), 'workflow'];
     return [[], 'none'];
   };
+  const [onSuccess, onSuccessFrom] = chain(step.onSuccess, workflow.successActions, 'onSuccess');
+  const [onFailure, onFailureFrom] = chain(step.onFailure, workflow.failureActions, 'onFailure');
+  const planned: StepPlan = { stepId, onSuccess, onFailure, onSuccessFrom, onFailureFrom };
+  for (const criterion of step.successCriteria) {
+    const unsupported = unsupportedCriterion(criterion);
+    if (unsupported === 'type') criteria.skippedCriteria.push(`${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`);
+    else if (unsupported === 'context') planned.unsupported ??= `a success criterion has a context ("${criterion.context}"), which is not supported in v1`;
+    else criteria.successCriteria.push(criterionAt(criterion, stepId));
+  }
+  if (step.operationId === undefined) {
+    if (step.operationPath !== undefined) planned.unsupported = 'operationPath steps are not supported in v1; use operationId';
+    else if (step.workflowId !== undefined) planned.unsupported = `nested workflow steps ("${step.workflowId}") are not supported in v1`;
+  }
+  return planned;
+}
 
-  const steps: StepPlan[] = workflow.steps.map((step) => {
-    const [onSuccess, onSuccessFrom] = chain(step.onSuccess, workflow.successActions, 'onSuccess');
-    const [onFailure, onFailureFrom] = chain(step.onFailure, workflow.failureActions, 'onFailure');
-    const planned: StepPlan = { stepId: step.stepId ?? '', onSuccess, onFailure, onSuccessFrom, onFailureFrom };
-    const contextual = step.successCriteria.find((c) => c.type === 'simple' && c.context !== undefined && c.context !== '');
-    if (contextual) planned.unsupported = `a success criterion has a context ("${contextual.context}"), which is not supported in v1`;
-    if (step.operationId === undefined) {
-      if (step.operationPath !== undefined) planned.unsupported = 'operationPath steps are not supported in v1; use operationId';
-      else if (step.workflowId !== undefined) planned.unsupported = `nested workflow steps ("${step.workflowId}") are not supported in v1`;
+function planAction(workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[]): ActionPlan {
+  const name = action.name ?? '(unnamed)';
+  const type = action.type ?? '';
+  const plan: ActionPlan = {
+    name,
+    type: type === 'goto' || type === 'retry' ? type : 'end',
+    retryAfterSeconds: action.retryAfter ?? 0,
+    retryLimit: action.retryLimit ?? 1,
+    label: '',
+  };
+  const criteria: Criterion[] = [];
+  for (const criterion of action.criteria) {
+    const unsupported = unsupportedCriterion(criterion);
+    if (unsupported === 'type') plan.unsupported ??= `action "${name}": criteria of type ${criterion.type} are not supported in v1`;
+    else if (unsupported === 'context') plan.unsupported ??= `action "${name}": a criterion with a context ("${criterion.context}") is not supported in v1`;
+    else criteria.push(criterionAt(criterion, stepId));
+  }
+  if (criteria.length > 0 && !plan.unsupported) {
+    plan.criteriaId = actionCriteria.length;
+    actionCriteria.push(criteria);
+    if (criteriaCanFail(criteria)) plan.criteriaCanFail = true;
+  }
+  if (type === 'replay') plan.unsupported ??= `action "${name}": replay is not implemented in v1`;
+  else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
+  if (type === 'goto' && action.workflowId !== undefined) {
+    plan.unsupported ??= `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`;
+  } else if (type === 'goto') {
+    const target = action.stepId === undefined ? undefined : index.get(action.stepId);
+    if (target === undefined) {
+      throw new PlanError('UNKNOWN_GOTO_TARGET', `goto action "${name}" targets step "${action.stepId ?? ''}", which workflow "${workflow.workflowId}" does not have`, action.pointer);
     }
-    return planned;
-  });
-  return { plan: { workflowId: workflow.workflowId ?? '', steps }, criteria };
+    plan.targetIndex = target;
+  }
+  if (type === 'retry' && side === 'onSuccess') {
+    throw new PlanError('RETRY_ON_SUCCESS', `retry action "${name}" cannot be a success action (Arazzo allows end and goto there)`, action.pointer);
+  }
+  plan.label = actionLabel(side, plan, type, action.stepId, criteria);
+  return plan;
 }
 
 function resolveReference(doc: ArazzoDocument, entry: ActionOrReference, side: Side): Action {
@@ -129,41 +140,19 @@ function resolveReference(doc: ArazzoDocument, entry: ActionOrReference, side: S
   return action;
 }
 
-/** Why a criterion of an action cannot be dispatched in v1, or undefined when it can. */
-function unsupportedCriterion(criterion: Criterion): string | undefined {
-  if (criterion.type !== 'simple') return `criteria of type ${criterion.type} are not supported in v1`;
-  if (criterion.context !== undefined && criterion.context !== '') return `a criterion with a context ("${criterion.context}") is not supported in v1`;
-  return undefined;
-}
-
-function parseConditionAt(criterion: Criterion): Condition {
+function criterionAt(criterion: CriterionObject, stepId: string): Criterion {
   try {
-    return parseCondition(criterion.condition ?? '');
+    return prepareCriterion(criterion);
   } catch (error) {
-    throw new PlanError('BAD_CONDITION', `condition "${criterion.condition ?? ''}": ${(error as Error).message}`, criterion.pointer);
+    throw new PlanError('BAD_CONDITION', `step "${stepId}": condition "${criterion.condition ?? ''}": ${(error as Error).message}`, criterion.pointer);
   }
 }
 
 /** `onFailure: retryLater (retry x3 after 2s) [$statusCode == 503]`, for graphs and traces. */
-function actionLabel(side: Side, plan: ActionPlan, type: string, stepId: string | undefined, criteria: string[]): string {
+function actionLabel(side: Side, plan: ActionPlan, type: string, stepId: string | undefined, criteria: CriteriaSet): string {
   let what = type;
   if (type === 'retry') what = `retry x${plan.retryLimit}${plan.retryAfterSeconds > 0 ? ` after ${plan.retryAfterSeconds}s` : ''}`;
   if (type === 'goto') what = `goto ${stepId ?? '?'}`;
-  const guard = criteria.length > 0 ? ` [${criteria.join(' && ')}]` : '';
+  const guard = criteria.length > 0 ? ` [${criteria.map((c) => c.source).join(' && ')}]` : '';
   return `${side}: ${plan.name} (${what})${guard}`;
-}
-
-/** Whether a condition contains an ordering comparison, the only thing whose evaluation can fail. */
-function hasOrdering(condition: Condition): boolean {
-  switch (condition.kind) {
-    case 'compare':
-      return ['<', '<=', '>', '>='].includes(condition.op) || hasOrdering(condition.left) || hasOrdering(condition.right);
-    case 'and':
-    case 'or':
-      return condition.operands.some(hasOrdering);
-    case 'not':
-      return hasOrdering(condition.operand);
-    default:
-      return false;
-  }
 }

@@ -4,6 +4,7 @@ import type { Style } from '../cli/style.js';
 import { formatDryRun, redactRequest, type HttpRequest, type HttpResponse } from '../http/index.js';
 import { printableLine, printableText } from '../http/printable.js';
 import { secretValuesOf } from '../http/redact.js';
+import { failureMessage } from './failure-message.js';
 
 /** Everything `arazzo run` tells the user on stderr. stdout never sees any of it. */
 export interface Reporter {
@@ -53,7 +54,7 @@ export function createReporter(stderr: Writable, style: Style, opts: { quiet?: b
       progress(`${style.yellow('↻')} ${stepId}: retry ${retry}${delayMs > 0 ? ` in ${formatMs(delayMs)}` : ''}`),
     workflowFailed(workflowId, failure) {
       const where = failure.stepId ? ` at step "${failure.stepId}"` : '';
-      write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${printableLine(failure.message, values)}`);
+      write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${printableLine(failureMessage(failure), values)}`);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
@@ -13,11 +14,10 @@ import { createDescriptionLoader } from './description-loader.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
 import { immediateClock } from './immediate-clock.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
-import { compileSteps, type StepProgram } from './compile-steps.js';
+import type { StepProgram } from './compile-steps.js';
 import { createStepExecutor } from './execute-step.js';
-import { createJudge } from './judge.js';
-import { compileOutputs } from './output-values.js';
-import { planWorkflow } from './plan-workflow.js';
+import { createActionJudge } from './judge.js';
+import { prepareWorkflow } from './prepare-workflow.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { formatRecord, type RunRecord } from './run-record.js';
 import { createTracer, openTraceFile, type Tracer } from './trace.js';
@@ -44,6 +44,8 @@ export interface RunOptions {
   inspectPort?: number;
   /** --tool-allow-ref-host: hosts a remote description's $refs may reach besides its own origin. */
   allowRefHosts?: string[];
+  /** --tool-allow-read: folders (relative to the working directory) descriptions and their file $refs may also read. */
+  allowRead?: string[];
 }
 
 export interface RunIO {
@@ -126,7 +128,15 @@ interface CompiledRun {
  */
 async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | number> {
   const doc = await loadDocument(opts.file, { cwd: io.cwd });
-  const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, { env: io.env, allowRefHosts: opts.allowRefHosts ?? [], warn: (message) => reporter.warn(message) });
+  const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
+    env: io.env,
+    allowRefHosts: opts.allowRefHosts ?? [],
+    allowRead: (opts.allowRead ?? []).map((folder) => resolvePath(io.cwd, folder)),
+    cwd: io.cwd,
+    refPipeline: { timeoutMs: opts.timeoutMs, retry: opts.retry },
+    sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
+    warn: (message) => reporter.warn(message),
+  });
   const findings = await validateDocument(doc, {
     loadOperations: async (url) => {
       try {
@@ -144,12 +154,10 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
-  const planned = planWorkflow(doc.model, workflow);
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
-  const programs = compileSteps(doc.model, workflow, sources, templateWarnings);
-  const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, templateWarnings);
+  const { plan, programs, outputs } = prepareWorkflow(doc.model, workflow, sources, templateWarnings);
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  return { plan: planned.plan, judge: createJudge(planned.criteria, outputs), programs };
+  return { plan, judge: createActionJudge(programs, outputs), programs };
 }
 
 type AnyWorkflowMachine = ReturnType<typeof compileWorkflow>;

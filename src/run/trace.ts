@@ -9,10 +9,11 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { InspectionEvent } from 'xstate';
 import { stepKey, SUB_STATE } from '../../machines/state-keys.js';
-import type { ActionPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import type { ActionMeta, ActionOutcome, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { FileError, ToolError } from '../cli/errors.js';
 import { redactRequest } from '../http/index.js';
 import { redactText, secretValuesOf } from '../http/redact.js';
+import { failureMessage } from './failure-message.js';
 import type { Reporter } from './reporter.js';
 
 const FLUSH_AT = 64 * 1024;
@@ -72,27 +73,19 @@ export interface TracerOptions {
   secrets?: readonly string[];
 }
 
-/** Suffixes machines/chain-transitions.ts adds to an action's label on the transitions that stop the workflow instead. */
-const OUTCOMES: ReadonlyArray<[suffix: string, field: string]> = [
-  [' (limit reached)', 'limitReached'],
-  [' (criteria cannot be evaluated)', 'criteriaBroken'],
-];
-
-interface StepInfo {
-  stepId: string;
-  actions: Map<string, ActionPlan>;
-}
+/** How an `action` line marks, in its flag and its label, an action whose transition stopped the workflow instead of firing. */
+const STOPPED: Partial<Record<ActionOutcome, { flag: string; suffix: string }>> = {
+  limitReached: { flag: 'limitReached', suffix: ' (limit reached)' },
+  criteriaBroken: { flag: 'criteriaBroken', suffix: ' (criteria cannot be evaluated)' },
+};
 
 /** Starts a trace of one run of `plan` on `out` (a buffered stream: writes never block); writes the `start` line. */
 export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerOptions): Tracer {
   const now = options.now ?? (() => performance.now());
   const origin = now();
-  const steps = new Map<string, StepInfo>();
-  plan.steps.forEach((step, index) => {
-    const actions = new Map<string, ActionPlan>();
-    for (const action of [...step.onSuccess, ...step.onFailure]) actions.set(action.label, action);
-    steps.set(stepKey(index, step.stepId), { stepId: step.stepId, actions });
-  });
+  // Step ids by state key.
+  const steps = new Map<string, string>();
+  plan.steps.forEach((step, index) => steps.set(stepKey(index, step.stepId), step.stepId));
   let counters = { retries: 0, runs: 0 };
   const known = new Set(options.secrets ?? []);
   const masked = (text: string) => redactText(text, { values: known });
@@ -128,19 +121,19 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     const transitions = event._transitions ?? [];
     const source = transitions[0]?.source.path ?? [];
     for (const transition of transitions) {
+      // Only the transitions of Arazzo actions carry meta (machines/chain-transitions.ts).
+      const meta = transition.meta as ActionMeta | undefined;
       const owner = steps.get(transition.source.path[0] ?? '');
-      const description = transition.description;
-      if (!owner || description === undefined) continue;
-      const outcome = OUTCOMES.find(([suffix]) => description.endsWith(suffix));
-      const action = owner.actions.get(outcome ? description.slice(0, -outcome[0].length) : description);
-      if (!action) continue;
-      const fields: Record<string, unknown> = { stepId: owner.stepId, action: action.name, actionType: action.type, label: description };
-      if (outcome) fields[outcome[1]] = true;
+      if (meta === undefined || owner === undefined) continue;
+      const stopped = STOPPED[meta.outcome];
+      const label = stopped ? `${transition.description ?? ''}${stopped.suffix}` : (transition.description ?? '');
+      const fields: Record<string, unknown> = { stepId: owner, action: meta.action, actionType: meta.actionType, label };
+      if (stopped) fields[stopped.flag] = true;
       write('action', { ...fields, ...counters });
     }
     const state = statePath(snapshot.value);
     const fields: Record<string, unknown> = { state, from: source.join('.'), event: event.event.type };
-    const stepId = steps.get(state.split('.')[0] ?? '')?.stepId;
+    const stepId = steps.get(state.split('.')[0] ?? '');
     if (stepId !== undefined) fields.stepId = stepId;
     Object.assign(fields, counters, { maxSteps: context.maxSteps });
     const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
@@ -182,7 +175,10 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       if (done) return;
       const status = interrupted ? 'interrupted' : context?.failure ? 'failed' : context ? 'succeeded' : 'error';
       const fields: Record<string, unknown> = { status, runs: context?.runs ?? counters.runs, records: context?.records.length ?? 0 };
-      if (context?.failure) fields.failure = { ...context.failure, message: masked(context.failure.message) };
+      if (context?.failure) {
+        const { code, stepId } = context.failure;
+        fields.failure = { code, stepId, message: masked(failureMessage(context.failure)) };
+      }
       write('end', fields);
       flush();
       done = true;

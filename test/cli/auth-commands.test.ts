@@ -56,7 +56,7 @@ describe('tool auth', () => {
     expect(login).toMatchObject({ code: 0, stdout: '' });
     expect(login.stderr).toContain('Logged in to pets (bearer token).');
     expect(login.stderr).toContain(`stored in ${join(home.configDir, 'credentials.json')} (mode 0600)`);
-    expect(await readJson(join(home.configDir, 'credentials.json'))).toEqual({ version: 1, credentials: { pets: { secret: 'tok-Secret-1' } } });
+    expect(await readJson(join(home.configDir, 'credentials.json'))).toEqual({ version: 1, credentials: { pets: { secret: 'tok-Secret-1', origin: api.origin } } });
     expect((await stat(join(home.configDir, 'credentials.json'))).mode & 0o777).toBe(0o600);
     expect((await readJson(join(home.configDir, 'apis.json'))).apis.pets.auth).toEqual({ type: 'bearer' });
     await callPets();
@@ -196,7 +196,7 @@ describe('tool auth', () => {
       const login = await run(['auth', 'login', 'pets', '--type', 'oauth2-device-code', '--device-url', oauth!.deviceUrl, '--token-url', oauth!.tokenUrl, '--client-id', 'tool-client']);
       expect(login.code).toBe(0);
       expect(login.stderr).toContain('enter the code: WDJB-MJHT');
-      expect((await readJson(join(home.configDir, 'credentials.json'))).credentials.pets).toEqual({ refreshToken: 'rt-1' });
+      expect((await readJson(join(home.configDir, 'credentials.json'))).credentials.pets).toEqual({ refreshToken: 'rt-1', origin: api.origin });
       expect((await callPets()).status).toBe(200);
       expect(oauth!.grants).toHaveLength(2);
     });

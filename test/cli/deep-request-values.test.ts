@@ -49,18 +49,33 @@ afterAll(async () => {
   ws.remove();
 });
 
+const run = (workflow: string) =>
+  runTool(['arazzo', 'run', 'deep-request.arazzo.yaml', '--workflow', workflow, '--quiet'], {
+    cwd: ws.dir,
+    env: { XDG_CONFIG_HOME: `${ws.dir}/config`, XDG_CACHE_HOME: `${ws.dir}/cache` },
+  });
+
+/** The request that reached `path` last. */
+function hitOn(path: string): { url: URL; body: string } {
+  const hit = received.filter((h) => new URL(h.url, 'http://x').pathname === path).at(-1);
+  if (hit === undefined) throw new Error(`nothing reached ${path}`);
+  return { url: new URL(hit.url, 'http://x'), body: hit.body };
+}
+
 describe(`a value ${DEPTH} levels deep sent on by a later step`, () => {
-  it('is sent as the JSON body and as content and form query parameters, each parsing back to the same depth', async () => {
-    const env = { XDG_CONFIG_HOME: `${ws.dir}/config`, XDG_CACHE_HOME: `${ws.dir}/cache` };
-    const result = await runTool(['arazzo', 'run', 'deep-request.arazzo.yaml', '--quiet'], { cwd: ws.dir, env });
+  it('is sent as the JSON request body, which parses back to the same depth', async () => {
+    const result = await run('deepBody');
     expect(result.stderr).not.toContain('error');
     expect(result.code).toBe(0);
-    const byPath = new Map(received.map((hit) => [new URL(hit.url, 'http://x').pathname, hit]));
-    expect(depthOf(JSON.parse(byPath.get('/body')!.body))).toBe(DEPTH);
-    const content = new URL(byPath.get('/content-param')!.url, 'http://x').searchParams.get('filter');
-    expect(depthOf(JSON.parse(content!))).toBe(DEPTH);
+    expect(depthOf(JSON.parse(hitOn('/body').body))).toBe(DEPTH);
+  });
+
+  it('is sent as a content (JSON) query parameter and as a form-style one, each parsing back to the same depth', async () => {
+    const result = await run('deepParameters');
+    expect(result.stderr).not.toContain('error');
+    expect(result.code).toBe(0);
+    expect(depthOf(JSON.parse(hitOn('/content-param').url.searchParams.get('filter')!))).toBe(DEPTH);
     // A form-style object parameter is exploded: filter={"a":…} becomes a=<the inner value as JSON>.
-    const form = new URL(byPath.get('/form-param')!.url, 'http://x').searchParams.get('a');
-    expect(depthOf(JSON.parse(form!))).toBe(DEPTH - 1);
+    expect(depthOf(JSON.parse(hitOn('/form-param').url.searchParams.get('a')!))).toBe(DEPTH - 1);
   });
 });

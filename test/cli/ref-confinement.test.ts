@@ -80,6 +80,60 @@ describe('file $refs from a local description', () => {
   });
 });
 
+describe('--tool-allow-read', () => {
+  /** repo/workflows/flow.arazzo.yaml with its description in repo/openapi/ (a file $ref inside it), the common layout. */
+  async function repository(name: string, parameter = "[{$ref: './common.yaml#/Limit'}]"): Promise<string> {
+    const repo = join(root, name);
+    await mkdir(join(repo, 'openapi'), { recursive: true });
+    await project(join(name, 'workflows'), '../openapi/api.yaml');
+    await writeFile(join(repo, 'openapi', 'api.yaml'), description(api.origin, '', parameter));
+    await writeFile(join(repo, 'openapi', 'common.yaml'), 'Limit: {name: limit, in: query}\n');
+    return join(repo, 'workflows');
+  }
+  const validateWith = (dir: string, ...flags: string[]) => runTool(['arazzo', 'validate', 'flow.arazzo.yaml', ...flags], { cwd: dir, env: env() });
+
+  it('refuses a description outside the document folder in run and validate, naming the flag and the folder to pass', async () => {
+    const dir = await repository('layout-refused');
+    const ran = await run(dir, '--dry-run');
+    const checked = await validateWith(dir);
+    expect([ran.code, checked.code]).toEqual([2, 2]);
+    const message = `${join(root, 'layout-refused', 'openapi', 'api.yaml')}: refusing to read the description: it resolves to ${join(root, 'layout-refused', 'openapi', 'api.yaml')}, outside the allowed folder (files must stay inside ${dir}); pass --tool-allow-read ../openapi if you trust it`;
+    expect(ran.stderr).toContain(`error: ${message}\n`);
+    expect(checked.stderr).toContain(`error: ${message}\n`);
+    expect(ran.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('lets run and validate read the folder given, file $refs inside it included', async () => {
+    const dir = await repository('layout-allowed');
+    const ran = await run(dir, '--dry-run', '--tool-allow-read', '../openapi');
+    expect(ran.stderr).not.toContain('error');
+    expect(ran.code).toBe(0);
+    expect(ran.stderr).toContain(`GET ${api.origin}/things`);
+    const checked = await validateWith(dir, '--tool-allow-read', '../openapi');
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  it("names the folder of a $ref target outside every allowed folder, and never opens tool's own folders", async () => {
+    const dir = await repository('layout-ref', "[{$ref: '../shared/common.yaml#/Limit'}]");
+    await mkdir(join(root, 'layout-ref', 'shared'), { recursive: true });
+    await writeFile(join(root, 'layout-ref', 'shared', 'common.yaml'), 'Limit: {name: limit, in: query}\n');
+    const ref = await run(dir, '--dry-run', '--tool-allow-read', '../openapi');
+    expect(ref.code).toBe(2);
+    expect(ref.stderr).toContain('$ref "../shared/common.yaml#/Limit" is refused: it resolves to');
+    expect(ref.stderr).toContain('pass --tool-allow-read ../shared if you trust it');
+    const both = await validateWith(dir, '--tool-allow-read', '../openapi', '--tool-allow-read', '../shared');
+    expect(both.code).toBe(0);
+
+    const secret = await repository('layout-secret', "[{$ref: '../../config/tool/credentials.json#/credentials/github/secret'}]");
+    for (const result of [await run(secret, '--dry-run', '--tool-allow-read', root), await validateWith(secret, '--tool-allow-read', root)]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`is refused: it is inside tool's own folder ${join(root, 'config', 'tool')}, which descriptions may never read`);
+      expect(result.stderr).not.toContain('ghp_s3cr3t');
+    }
+  });
+});
+
 describe('YAML alias bombs in a description', () => {
   it('are the same clear error, exit 2, in validate and run', async () => {
     const bomb = 'x-a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nx-b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nx-c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nx-d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n';
@@ -115,6 +169,77 @@ describe('remote $refs from a remote description', () => {
     const result = await run(dir, '--dry-run', '--tool-allow-ref-host', 'https://example.com/x');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--tool-allow-ref-host "https://example.com/x" is not a host name');
+  });
+});
+
+describe('remote $refs from a local description', () => {
+  it('refuses a $ref to a loopback address before anything is sent; --tool-allow-ref-host 127.0.0.1 allows it', async () => {
+    bodies[`${other.origin}/x`] = 'Limit: {name: limit, in: query}\n';
+    const dir = await project('local-to-loopback', './api.yaml', { 'api.yaml': description(api.origin, '', `[{$ref: '${other.origin}/x#/Limit'}]`) });
+    const before = other.hits.length;
+    for (const result of [await run(dir, '--dry-run'), await run(dir, '--input', 'x=1')]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `error: ${join(dir, 'api.yaml')}#/paths/~1things/get/parameters/0: $ref "${other.origin}/x#/Limit" is refused: 127.0.0.1 is a loopback address, and a description's $refs may only reach public addresses; pass --tool-allow-ref-host 127.0.0.1 if you trust it\n`,
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(other.hits.length).toBe(before);
+    const allowed = await run(dir, '--dry-run', '--tool-allow-ref-host', '127.0.0.1');
+    expect(allowed.stderr).not.toContain('error');
+    expect(allowed.code).toBe(0);
+    expect(other.hits.slice(before).map((hit) => hit.url)).toEqual(['/x']);
+  });
+
+  it('holds for tool api ops too, whose --tool-allow-ref-host lifts it', async () => {
+    bodies[`${other.origin}/x`] = 'Limit: {name: limit, in: query}\n';
+    const dir = await project('ops-to-loopback', './api.yaml', { 'api.yaml': description(api.origin, '', `[{$ref: '${other.origin}/x#/Limit'}]`) });
+    const ops = (...flags: string[]) => runTool(['api', 'ops', 'loopy', ...flags], { cwd: dir, env: env() });
+    expect((await runTool(['api', 'add', 'loopy', api.origin, '--spec', join(dir, 'api.yaml')], { cwd: dir, env: env() })).code).toBe(0);
+    const before = other.hits.length;
+    const refused = await ops();
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('127.0.0.1 is a loopback address');
+    expect(refused.stderr).toContain('pass --tool-allow-ref-host 127.0.0.1');
+    expect(other.hits.length).toBe(before);
+    const allowed = await ops('--tool-allow-ref-host', '127.0.0.1');
+    expect(allowed.stderr).toBe('');
+    expect(allowed.code).toBe(0);
+    expect(other.hits.length).toBe(before + 1);
+  });
+
+  it('refuses localhost and a decimal spelling of 127.0.0.1 (2130706433) the same way', async () => {
+    const before = other.hits.length;
+    for (const [name, host, shown] of [
+      ['local-to-localhost', `localhost:${other.port}`, 'localhost names this machine'],
+      ['local-to-decimal', `2130706433:${other.port}`, '127.0.0.1 is a loopback address'],
+    ] as const) {
+      const dir = await project(name, './api.yaml', { 'api.yaml': description(api.origin, '', `[{$ref: 'http://${host}/x#/Limit'}]`) });
+      const result = await run(dir, '--dry-run');
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`is refused: ${shown}, and a description's $refs may only reach public addresses`);
+    }
+    expect(other.hits.length).toBe(before);
+  });
+
+  it("lets a local description's $ref reach the origin of a remote source the document names, whichever is listed first", async () => {
+    bodies[`${other.origin}/named/api.yaml`] = description(api.origin);
+    bodies[`${other.origin}/named/common.yaml`] = 'Limit: {name: limit, in: query}\n';
+    const dir = await project('local-to-named-origin', './api.yaml', { 'api.yaml': description(api.origin, '', `[{$ref: '${other.origin}/named/common.yaml#/Limit'}]`) });
+    const flow = `arazzo: 1.0.1\ninfo: {title: t, version: '1'}\nsourceDescriptions:\n  - {name: api, url: './api.yaml'}\n  - {name: named, url: '${other.origin}/named/api.yaml'}\nworkflows:\n  - workflowId: w\n    steps:\n      - {stepId: s, operationId: $sourceDescriptions.api.a}\n`;
+    await writeFile(join(dir, 'flow.arazzo.yaml'), flow);
+    const result = await run(dir, '--dry-run');
+    expect(result.stderr).not.toContain('error');
+    expect(result.code).toBe(0);
+  });
+
+  it('fetches a remote source description on a loopback address, and its own $refs, as before', async () => {
+    bodies[`${other.origin}/own/api.yaml`] = description(api.origin, '', "[{$ref: 'common.yaml#/Limit'}]");
+    bodies[`${other.origin}/own/common.yaml`] = 'Limit: {name: limit, in: query}\n';
+    const dir = await project('remote-loopback', `${other.origin}/own/api.yaml`);
+    const result = await run(dir, '--dry-run');
+    expect(result.stderr).not.toContain('error');
+    expect(result.code).toBe(0);
   });
 });
 

@@ -20,10 +20,18 @@ export interface RunOptions {
 /** A Writable that keeps everything written to it. */
 export class Collector extends Writable {
   text = '';
+  private readonly chunks: Buffer[] = [];
 
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    this.text += chunk.toString();
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    this.chunks.push(buffer);
+    this.text += buffer.toString();
     done();
+  }
+
+  /** Everything written, byte for byte. */
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
   }
 }
 

@@ -19,10 +19,10 @@ async function requestArrived(server: ScriptedServer, path: string, timeoutMs = 
 }
 
 describe('arazzo run interrupted by SIGINT', () => {
-  it('exits 130 within 2 s with the partial record and sends nothing more', async () => {
+  it('exits 130 long before the slow response with the partial record and sends nothing more', async () => {
     const run = h.start('interrupt.arazzo.yaml', ['--tool-retry', '0'], {
       'GET /a': { body: { n: 1 } },
-      'GET /slow': { delayMs: 5000 },
+      'GET /slow': { delayMs: 30_000 },
       'GET /b': {},
     });
     await requestArrived(h.server, '/slow');
@@ -30,7 +30,8 @@ describe('arazzo run interrupted by SIGINT', () => {
     run.child.kill('SIGINT');
     const result = await run.result;
     expect(result.code).toBe(130);
-    expect(Date.now() - sentAt).toBeLessThan(2000);
+    // Well under the 30 s the response would take, with room for a loaded machine.
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
     const record = recordOf(result);
     expect(record.workflowId).toBe('interrupted');
     expect(record.outputs).toEqual({});

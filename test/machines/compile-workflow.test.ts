@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createActor } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import { action, judgeOf, runPlan, step } from './harness.js';
+import { action, judgeOf, runPlan, step, worded } from './harness.js';
 
 const plan = (...steps: ReturnType<typeof step>[]) => ({ workflowId: 'wf', steps });
 
@@ -30,7 +30,7 @@ describe('compileWorkflow: the States table', () => {
     const r = await runPlan(plan(step('a'), step('b'), step('c')), { b: [500] });
     expect(r.final).toBe('failed');
     expect(r.calls).toEqual(['a', 'b']);
-    expect(r.context.failure).toEqual({ code: 'STEP_FAILED', stepId: 'b', message: 'HTTP 500' });
+    expect(worded(r.context.failure)).toEqual({ code: 'STEP_FAILED', stepId: 'b', message: 'HTTP 500' });
     expect(r.context.records[1]).toEqual({ stepId: 'b', status: 500, dryRun: false, outputs: {} });
     expect(r.context.records[1]).not.toHaveProperty('failedVia');
   });
@@ -49,7 +49,7 @@ describe('compileWorkflow: the States table', () => {
     expect(r.final).toBe('failed');
     expect(r.calls).toEqual(['a']);
     expect(r.context.records).toEqual([{ stepId: 'a', status: 403, dryRun: false, outputs: {}, failedVia: 'on-failure-end' }]);
-    expect(r.context.failure).toEqual({ code: 'END_ACTION', stepId: 'a', message: 'failure action "stop" ended the workflow: HTTP 403' });
+    expect(worded(r.context.failure)).toEqual({ code: 'END_ACTION', stepId: 'a', message: 'failure action "stop" ended the workflow: HTTP 403' });
   });
 
   it('retries a failed step once by default and then succeeds', async () => {
@@ -65,7 +65,7 @@ describe('compileWorkflow: the States table', () => {
     const r = await runPlan(plan(s), { a: [503, 502, 500, 504] });
     expect(r.final).toBe('failed');
     expect(r.calls).toEqual(['a', 'a', 'a', 'a']);
-    expect(r.context.failure).toEqual({
+    expect(worded(r.context.failure)).toEqual({
       code: 'RETRIES_EXHAUSTED',
       stepId: 'a',
       message: 'retry action "again" reached its limit of 3 retries; last error: HTTP 504',
@@ -150,7 +150,7 @@ describe('compileWorkflow: the States table', () => {
     expect(r.calls).toHaveLength(50);
     expect(r.context.runs).toBe(50);
     expect(r.context.failure?.code).toBe('STEP_BUDGET_EXHAUSTED');
-    expect(r.context.failure?.message).toMatch(/^StepBudgetExhausted/);
+    expect(worded(r.context.failure)?.message).toMatch(/^StepBudgetExhausted/);
   });
 
   it('counts retries against the step budget', async () => {
@@ -176,7 +176,7 @@ describe('compileWorkflow: the States table', () => {
     expect(r.final).toBe('succeeded');
     const r2 = await runPlan(plan(step('a'), step('nested', { unsupported: 'nested workflows are not supported' })), {});
     expect(r2.final).toBe('failed');
-    expect(r2.context.failure).toEqual({ code: 'UNSUPPORTED', stepId: 'nested', message: 'nested workflows are not supported' });
+    expect(worded(r2.context.failure)).toEqual({ code: 'UNSUPPORTED', stepId: 'nested', message: 'nested workflows are not supported' });
   });
 
   it('fails at dispatch on an unsupported action, after earlier actions were considered', async () => {
@@ -187,7 +187,7 @@ describe('compileWorkflow: the States table', () => {
     const notFound = await runPlan(plan(s, step('b')), { a: [404] }, { judge });
     expect(notFound.final).toBe('succeeded');
     const other = await runPlan(plan(s, step('b')), { a: [500] }, { judge });
-    expect(other.context.failure).toEqual({ code: 'UNSUPPORTED', stepId: 'a', message: 'replay is not implemented in v1' });
+    expect(worded(other.context.failure)).toEqual({ code: 'UNSUPPORTED', stepId: 'a', message: 'replay is not implemented in v1' });
   });
 
   it('fails the step when an action criterion cannot be evaluated', async () => {
@@ -196,7 +196,7 @@ describe('compileWorkflow: the States table', () => {
     const r = await runPlan(plan(s, step('b')), {}, { judge });
     expect(r.final).toBe('failed');
     expect(r.calls).toEqual(['a']);
-    expect(r.context.failure).toEqual({
+    expect(worded(r.context.failure)).toEqual({
       code: 'STEP_FAILED',
       stepId: 'a',
       message: 'criteria of action "enough": "$x >= 3": operand cannot be coerced to a number',

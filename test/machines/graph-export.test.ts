@@ -47,9 +47,9 @@ describe('readChart', () => {
     const fromFailure = chart.edges.filter((e) => e.from.join('.') === 's1_pay.onFailure');
     expect(fromFailure.map((e) => [e.to.join('.'), e.label])).toEqual([
       ['s1_pay.backoff', '(1) onFailure: busy (retry x3 after 2s) [$statusCode == 503]'],
-      ['failed', '(2) onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limit reached)'],
+      ['failed', '(2) onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)'],
       ['s0_first_step', '(3) onFailure: again (goto first-step) [$statusCode < 500; <b>]'],
-      ['failed', '(4) no failure action applies'],
+      ['failed', '(4) else / recordStep, fail(STEP_FAILED)'],
     ]);
   });
 

@@ -1,6 +1,8 @@
 import { createActor, SimulatedClock } from 'xstate';
-import { compileWorkflow } from '../../machines/compile-workflow.js';
-import type { ActionPlan, Judge, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import { compileWorkflow, type StepRunner, type WorkflowMachine } from '../../machines/compile-workflow.js';
+import { stepRunnerActor } from '../../machines/step-runner.js';
+import type { ActionPlan, Judge, RunFailure, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import { failureMessage } from '../../src/run/failure-message.js';
 
 /** A step's scripted responses: the status of each successive run (the last one repeats). */
 export type Script = Record<string, number[]>;
@@ -13,6 +15,11 @@ export function action(type: ActionPlan['type'], extra: Partial<ActionPlan> = {}
   return { name: `${type}Action`, type, retryAfterSeconds: 0, retryLimit: 1, label: type, ...extra };
 }
 
+/** The machine with its `runStep` actor swapped for one running `runner`, as src/run provides its executor. */
+export function withRunner(machine: WorkflowMachine, runner: StepRunner): WorkflowMachine {
+  return machine.provide({ actors: { runStep: stepRunnerActor(runner) } });
+}
+
 /** A judge whose criteria sets are predicates on the last status code. */
 export function judgeOf(criteria: Array<(status: number) => boolean>, outputs: (ctx: WorkflowContext) => Record<string, unknown> = () => ({})): Judge {
   return {
@@ -20,6 +27,11 @@ export function judgeOf(criteria: Array<(status: number) => boolean>, outputs: (
     criteriaError: () => undefined,
     workflowOutputs: outputs,
   };
+}
+
+/** A failure as the user reads it: its code and step, and the message src/run words from its data. */
+export function worded(failure: RunFailure | undefined): { code: string; stepId?: string; message: string } | undefined {
+  return failure && { code: failure.code, stepId: failure.stepId, message: failureMessage(failure) };
 }
 
 export interface RunResult {
@@ -41,7 +53,7 @@ export async function runPlan(
 ): Promise<RunResult> {
   const calls: string[] = [];
   const seen = new Map<string, number>();
-  const machine = compileWorkflow(plan, opts.judge ?? judgeOf([]), async (input) => {
+  const machine = withRunner(compileWorkflow(plan, opts.judge ?? judgeOf([])), async (input) => {
     calls.push(input.stepId);
     const n = seen.get(input.stepId) ?? 0;
     seen.set(input.stepId, n + 1);

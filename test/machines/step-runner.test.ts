@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { createActor, waitFor } from 'xstate';
 import { compileWorkflow, type StepRunner } from '../../machines/compile-workflow.js';
 import type { StepOutcome, WorkflowPlan } from '../../machines/types.js';
-import { action, judgeOf, step } from './harness.js';
+import { action, judgeOf, step, worded } from './harness.js';
 
 const ok: StepOutcome = { statusCode: 200, ok: true, dryRun: false, outputs: {} };
 
@@ -39,7 +39,7 @@ describe('the runStep actor', () => {
     const done = await waitFor(actor, (s) => s.status === 'done');
     expect(done.value).toBe('failed');
     expect(calls).toEqual(['a']);
-    expect(done.context.failure).toEqual({ code: 'STEP_FAILED', stepId: 'a', message: 'internal error: boom' });
+    expect(worded(done.context.failure)).toEqual({ code: 'STEP_FAILED', stepId: 'a', message: 'internal error: boom' });
     expect(done.context.records).toEqual([{ stepId: 'a', status: 0, dryRun: false, outputs: {} }]);
   });
 
@@ -49,7 +49,7 @@ describe('the runStep actor', () => {
       throw new Error('sync boom');
     });
     const done = await waitFor(actor, (s) => s.status === 'done');
-    expect(done.context.failure?.message).toBe('internal error: sync boom');
+    expect(worded(done.context.failure)?.message).toBe('internal error: sync boom');
   });
 
   it('lets a failure chain handle a crash, as it would any failed step', async () => {

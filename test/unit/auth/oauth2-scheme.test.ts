@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { authHookFor } from '../../../src/auth/auth-hook-for.js';
 import { AuthError } from '../../../src/auth/errors.js';
 import type { ApiEntry, AuthConfig } from '../../../src/config/api-entry.js';
+import { apiRegistry } from '../../../src/config/api-registry.js';
 import { credentialStore } from '../../../src/config/credential-store.js';
 import { configPaths, type ConfigPaths } from '../../../src/config/paths.js';
 import { tokenStore } from '../../../src/config/token-store.js';
@@ -43,13 +44,17 @@ describe('OAuth 2.0 hooks', () => {
     auth: { type: 'oauth2-client-credentials', tokenUrl: oauth.tokenUrl, clientId: 'tool-client', scopes: ['read', 'write'], ...extra } as AuthConfig,
   });
   const storeSecret = (secret: string) => credentialStore(paths).update((entries) => void entries.set('billing', { secret }));
-  const hook = (entry: ApiEntry, env: Record<string, string> = {}): AuthHook => authHookFor(entry, { paths, env, pipeline, now })!;
+  // Tokens are stored only for an API the registry still has at the same origin, so the entry is registered first.
+  const hook = async (entry: ApiEntry, env: Record<string, string> = {}): Promise<AuthHook> => {
+    await apiRegistry(paths).update((apis) => void apis.set(entry.name, entry));
+    return authHookFor(entry, { paths, env, pipeline, now })!;
+  };
   const get = (auth: AuthHook, path = '/invoices') => pipeline.send({ method: 'GET', url: `${api.origin}${path}`, headers: {}, auth });
 
   it('gets a client-credentials token with HTTP Basic client auth and a form body', async () => {
     await start();
     await storeSecret('client-s3cret');
-    const auth = hook(clientCredentials());
+    const auth = await hook(clientCredentials());
     expect((await get(auth)).status).toBe(200);
     const request = oauth.tokenHits[0]!;
     expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
@@ -63,20 +68,20 @@ describe('OAuth 2.0 hooks', () => {
   it('reuses the cached token across hook instances (one token request in all)', async () => {
     await start();
     await storeSecret('client-s3cret');
-    await get(hook(clientCredentials()));
-    await get(hook(clientCredentials()));
-    await get(hook(clientCredentials()), '/again');
+    await get(await hook(clientCredentials()));
+    await get(await hook(clientCredentials()));
+    await get(await hook(clientCredentials()), '/again');
     expect(oauth.grants).toEqual(['client_credentials']);
     expect(api.hits.map((h) => h.headers.authorization)).toEqual(['Bearer at-1', 'Bearer at-1', 'Bearer at-1']);
     const cached = JSON.parse(await readFile(paths.tokensFile, 'utf8'));
-    expect(cached).toEqual({ version: 1, tokens: { billing: { accessToken: 'at-1', expiresAt: '2030-01-01T01:00:00.000Z' } } });
+    expect(cached).toEqual({ version: 1, tokens: { billing: { accessToken: 'at-1', expiresAt: '2030-01-01T01:00:00.000Z', origin: api.origin } } });
     expect((await stat(paths.tokensFile)).mode & 0o777).toBe(0o600);
   });
 
   it('shares one token request between concurrent requests', async () => {
     await start();
     await storeSecret('client-s3cret');
-    const auth = hook(clientCredentials());
+    const auth = await hook(clientCredentials());
     await Promise.all([get(auth, '/a'), get(auth, '/b'), get(auth, '/c')]);
     expect(oauth.grants).toEqual(['client_credentials']);
   });
@@ -84,7 +89,7 @@ describe('OAuth 2.0 hooks', () => {
   it('asks for a new token 30 s before expiry, not earlier', async () => {
     await start();
     await storeSecret('client-s3cret');
-    const auth = hook(clientCredentials());
+    const auth = await hook(clientCredentials());
     await get(auth);
     clock += 3600_000 - 31_000;
     await get(auth);
@@ -98,10 +103,10 @@ describe('OAuth 2.0 hooks', () => {
   it('uses the refresh token when the server issued one, and keeps the new one', async () => {
     await start({ refreshWithClientCredentials: true });
     await storeSecret('client-s3cret');
-    await get(hook(clientCredentials()));
-    expect((await credentialStore(paths).read()).get('billing')).toEqual({ secret: 'client-s3cret', refreshToken: 'rt-1' });
+    await get(await hook(clientCredentials()));
+    expect((await credentialStore(paths).read()).get('billing')).toEqual({ secret: 'client-s3cret', refreshToken: 'rt-1', origin: api.origin });
     clock += 3600_000;
-    await get(hook(clientCredentials()));
+    await get(await hook(clientCredentials()));
     expect(oauth.grants).toEqual(['client_credentials', 'refresh_token']);
     expect((await credentialStore(paths).read()).get('billing')?.refreshToken).toBe('rt-2');
   });
@@ -109,14 +114,14 @@ describe('OAuth 2.0 hooks', () => {
   it('falls back to a new client-credentials grant when the refresh token is refused', async () => {
     await start({ refreshWithClientCredentials: true });
     await credentialStore(paths).update((entries) => void entries.set('billing', { secret: 'client-s3cret', refreshToken: 'revoked' }));
-    expect((await get(hook(clientCredentials()))).status).toBe(200);
+    expect((await get(await hook(clientCredentials()))).status).toBe(200);
     expect(oauth.grants).toEqual(['refresh_token', 'client_credentials']);
   });
 
   it('refreshes once after a 401 and resends the request once', async () => {
     await start();
     await storeSecret('client-s3cret');
-    const auth = hook(clientCredentials());
+    const auth = await hook(clientCredentials());
     await get(auth);
     oauth.valid.delete('at-1'); // the server revokes the token before it expires
     const response = await get(auth, '/after-revoke');
@@ -133,7 +138,7 @@ describe('OAuth 2.0 hooks', () => {
     await storeSecret('client-s3cret');
     const always401 = await startProtectedApi(() => false);
     const entry = { ...clientCredentials(), baseUrl: always401.origin };
-    const response = await pipeline.send({ method: 'GET', url: `${always401.origin}/x`, headers: {}, auth: hook(entry) });
+    const response = await pipeline.send({ method: 'GET', url: `${always401.origin}/x`, headers: {}, auth: await hook(entry) });
     await always401.close();
     expect(response.status).toBe(401);
     expect(always401.hits).toHaveLength(2);
@@ -142,7 +147,7 @@ describe('OAuth 2.0 hooks', () => {
 
   it('reads the client secret from an environment variable', async () => {
     await start();
-    const auth = hook(clientCredentials({ secretEnv: 'BILLING_SECRET' } as Partial<AuthConfig>), { BILLING_SECRET: 'client-s3cret' });
+    const auth = await hook(clientCredentials({ secretEnv: 'BILLING_SECRET' } as Partial<AuthConfig>), { BILLING_SECRET: 'client-s3cret' });
     expect((await get(auth)).status).toBe(200);
     expect(await credentialStore(paths).read()).toEqual(new Map());
   });
@@ -150,7 +155,7 @@ describe('OAuth 2.0 hooks', () => {
   it('reports a refused client secret with the server error, not the secret', async () => {
     await start();
     await storeSecret('wrong-secret');
-    const error = (await get(hook(clientCredentials())).catch((e: unknown) => e)) as AuthError;
+    const error = (await get(await hook(clientCredentials())).catch((e: unknown) => e)) as AuthError;
     expect(error).toBeInstanceOf(AuthError);
     expect(error.message).toBe(`${oauth.tokenUrl} answered invalid_client (HTTP 401)`);
     expect(error.message).not.toContain('wrong-secret');
@@ -167,12 +172,12 @@ describe('OAuth 2.0 hooks', () => {
       headers: {},
       auth: { type: 'oauth2-device-code', deviceUrl: oauth.deviceUrl, tokenUrl: oauth.tokenUrl, clientId: 'tool-client', scopes: [] },
     };
-    expect((await get(hook(entry))).status).toBe(200);
+    expect((await get(await hook(entry))).status).toBe(200);
     expect(oauth.grants).toEqual(['refresh_token']);
     const body = new URLSearchParams(oauth.tokenHits[0]!.body.toString());
     expect(body.get('client_id')).toBe('tool-client');
     expect(oauth.tokenHits[0]!.headers.authorization).toBeUndefined();
-    expect((await credentialStore(paths).read()).get('gh')).toEqual({ refreshToken: 'rt-1' });
+    expect((await credentialStore(paths).read()).get('gh')).toEqual({ refreshToken: 'rt-1', origin: api.origin });
   });
 
   it('asks to log in again when a user login expired without a refresh token', async () => {
@@ -184,7 +189,7 @@ describe('OAuth 2.0 hooks', () => {
       headers: {},
       auth: { type: 'oauth2-authorization-code', authorizeUrl: oauth.authorizeUrl, tokenUrl: oauth.tokenUrl, clientId: 'tool-client', scopes: [] },
     };
-    const error = (await get(hook(entry)).catch((e: unknown) => e)) as AuthError;
+    const error = (await get(await hook(entry)).catch((e: unknown) => e)) as AuthError;
     expect(error.code).toBe('LOGIN_EXPIRED');
     expect(error.exitCode).toBe(2);
     expect(error.hint).toBe('Log in again: tool auth login gh');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseDocumentText } from '../../../src/arazzo/index.js';
-import { compileSteps } from '../../../src/run/compile-steps.js';
+import { prepareWorkflow } from '../../../src/run/prepare-workflow.js';
 
 /** Steps that call nested workflows need no bound sources, which is all these tests look at. */
 function dataRead(yaml: string): Record<string, boolean> {
   const doc = parseDocumentText(yaml, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
-  const programs = compileSteps(doc.model, doc.model.workflows[0]!, [], []);
+  const { programs } = prepareWorkflow(doc.model, doc.model.workflows[0]!, [], []);
   return Object.fromEntries(programs.map((p) => [p.stepId, p.dataRead]));
 }
 
@@ -15,7 +15,7 @@ info: { title: t, version: '1' }
 sourceDescriptions: [{ name: api, url: ./api.yaml }]
 `;
 
-describe('compileSteps: which steps later expressions read the request or response of', () => {
+describe('prepareWorkflow: which steps later expressions read the request or response of', () => {
   it('marks the steps named by $steps.<id>.request or .response anywhere in the document, and no others', () => {
     expect(
       dataRead(`${HEADER}

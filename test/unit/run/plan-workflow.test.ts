@@ -1,10 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseDocumentText } from '../../../src/arazzo/index.js';
-import { planWorkflow, PlanError } from '../../../src/run/plan-workflow.js';
+import { planStep, planWorkflow, PlanError, stepIndexOf, type StepCriteria } from '../../../src/run/plan-workflow.js';
 
+/** The plan of the first workflow, and the action criteria prepared for its first step. */
 function plan(yaml: string) {
   const doc = parseDocumentText(yaml, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
-  return planWorkflow(doc.model, doc.model.workflows[0]!);
+  const workflow = doc.model.workflows[0]!;
+  const first: StepCriteria = { successCriteria: [], skippedCriteria: [], actionCriteria: [] };
+  planStep(doc.model, workflow, workflow.steps[0]!, stepIndexOf(workflow), first);
+  return { ...planWorkflow(doc.model, workflow), criteria: first.actionCriteria };
 }
 
 const HEADER = `
@@ -67,7 +71,7 @@ workflows:
       - { stepId: a, operationId: op, onFailure: [{ reference: $components.failureActions.retryOnce }] }
 `);
     expect(p.steps[0]!.onFailure[0]).toMatchObject({ name: 'retryOnce', retryLimit: 1, retryAfterSeconds: 0 });
-    expect(criteria[0]!.sources).toEqual(['$statusCode >= 500']);
+    expect(criteria[0]!.map((c) => c.source)).toEqual(['$statusCode >= 500']);
   });
 
   it('rejects a reference that is not exactly $components.<kind>.<name>', () => {

@@ -1,14 +1,13 @@
 /**
- * Credentials of bound APIs, end to end: OAuth2 tokens are reused across runs, credentials never
- * follow a redirect to another origin, and no secret shows up in anything tool prints.
+ * Credentials of bound APIs, in-process against real servers: OAuth2 tokens are reused across
+ * runs, credentials never follow a redirect to another origin, and no secret shows up in anything
+ * tool prints.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { ensureBuilt } from './helpers/build.js';
-import { recordOf } from './helpers/record.js';
-import { runTool, type ToolResult } from './helpers/run-tool.js';
-import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from './helpers/scripted-server.js';
-import { runToolWithInput } from './helpers/tool-with-input.js';
-import { makeWorkspace, type Workspace } from './helpers/workspace.js';
+import { recordOf } from '../e2e/helpers/record.js';
+import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
+import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import { runInWorkspace, type WorkspaceResult } from './run-in-workspace.js';
 
 const CLIENT_SECRET = 'client-s3cret-77a1';
 const ACCESS_TOKEN = 'access-tok-9b8c';
@@ -17,10 +16,9 @@ let elsewhere: ScriptedServer;
 let ws: Workspace;
 
 beforeAll(async () => {
-  await ensureBuilt();
   server = await startScriptedServer();
   elsewhere = await startScriptedServer();
-}, 180_000);
+});
 afterAll(async () => {
   await server.close();
   await elsewhere.close();
@@ -31,8 +29,8 @@ beforeEach(() => {
 });
 afterEach(() => ws.remove());
 
-const tool = (args: readonly string[], env?: Record<string, string>) => runTool(args, { cwd: ws.dir, ...(env ? { env } : {}) });
-const login = (args: readonly string[], input: string) => runToolWithInput(['auth', 'login', 'secure', ...args], { cwd: ws.dir, input });
+const tool = (args: readonly string[], env?: Record<string, string>) => runInWorkspace(args, { cwd: ws.dir, ...(env ? { env } : {}) });
+const login = (args: readonly string[], input: string) => runInWorkspace(['auth', 'login', 'secure', ...args], { cwd: ws.dir, input });
 const run = (fixture: string, args: readonly string[] = [], env?: Record<string, string>) => tool(['arazzo', 'run', ws.fixture(fixture), ...args], env);
 
 /** The token endpoint: client credentials checked with HTTP Basic, one fixed access token. */
@@ -94,7 +92,7 @@ describe('arazzo run: credentials of bound APIs', () => {
       expect(ok.code).toBe(0);
       outputs.push(ok, await run('binding-name-match.arazzo.yaml', ['--dry-run', '--verbose']), await tool(['auth', 'status', 'secure']), await tool(['get', 'secure/secret', '-v']));
       server.setRoutes({ 'POST /token': tokenEndpoint, 'GET /v2/secret': { status: 403, body: { error: 'forbidden' } } });
-      const failed: ToolResult = await run('binding-name-match.arazzo.yaml', ['--verbose']);
+      const failed: WorkspaceResult = await run('binding-name-match.arazzo.yaml', ['--verbose']);
       expect(failed.code).toBe(1);
       outputs.push(failed);
       const forbidden = [secret, ACCESS_TOKEN, basic(secret).slice('Basic '.length)];

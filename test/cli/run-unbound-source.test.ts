@@ -4,8 +4,8 @@
  * unbound-source message.
  */
 import { describe, expect, it } from '@jest/globals';
-import { useRunHarness } from './helpers/harness.js';
-import { expectNoRun, recordOf, trail } from './helpers/record.js';
+import { expectNoRun, recordOf, trail } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
 

@@ -1,13 +1,13 @@
 /**
- * The official Arazzo 1.0.0 examples, run by the real binary against a local server that answers
+ * The official Arazzo 1.0.0 examples, run in-process against a local server that answers
  * their operations. Where an example reaches a construct v1 does not run (nested workflows,
  * jsonpath action criteria, operationPath) or has a mistake of its own, the test asserts the
  * documented behaviour: the steps before it really run, then the run fails naming it.
  */
 import { describe, expect, it } from '@jest/globals';
-import { copyOfficial, copyOfficialDescription, writeStandIn } from './helpers/official.js';
-import { useRunHarness } from './helpers/harness.js';
-import { expectNoRun, recordOf, trail } from './helpers/record.js';
+import { copyOfficial, copyOfficialDescription, writeStandIn } from '../e2e/helpers/official.js';
+import { expectNoRun, recordOf, trail } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
 

@@ -1,52 +1,15 @@
 /**
- * Every row of the spec's "States and transitions" table, through the real binary against a real
- * server: exit code, run record, stderr attribution, and what the server actually received.
+ * Every row of the spec's "States and transitions" table, in-process against a real server: exit
+ * code, run record, stderr attribution, and what the server actually received. The first two rows
+ * (success; a failure no action handles) run through the real binary: test/e2e/binary.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
-import { useRunHarness } from './helpers/harness.js';
-import { recordOf, trail } from './helpers/record.js';
+import { recordOf, trail } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
 
 describe('arazzo run: the States and transitions table', () => {
-  it('runs every step in order on success, evaluates outputs and emits the workflow outputs', async () => {
-    const result = await h.run('state-success-outputs.arazzo.yaml', ['--input', 'name=Rex'], {
-      'POST /items': { status: 201, body: { id: 'i-7' } },
-      'GET /items/{id}': (hit) => ({ status: 200, body: { name: 'Rex', path: hit.path }, headers: { ETag: 'W/"1"' } }),
-    });
-    expect(result.code).toBe(0);
-    const record = recordOf(result);
-    expect(record).toEqual({
-      workflowId: 'createAndRead',
-      outputs: { id: 'i-7', name: 'Rex', etag: 'W/"1"' },
-      steps: [
-        { stepId: 'create', status: 201, dryRun: false, outputs: { id: 'i-7' } },
-        { stepId: 'read', status: 200, dryRun: false, outputs: { name: 'Rex', etag: 'W/"1"' } },
-      ],
-    });
-    expect(h.server.hits.map((hit) => `${hit.method} ${hit.path}`)).toEqual(['POST /items', 'GET /items/i-7']);
-    expect(JSON.parse(h.server.hits[0]!.body)).toEqual({ name: 'Rex', tags: ['e2e'], count: 2 });
-  });
-
-  it('stops with exit 1 when a step fails and no action applies, printing the partial record and naming workflow and step', async () => {
-    const result = await h.run('state-failure-no-action.arazzo.yaml', [], {
-      'GET /a': { body: { value: 5 } },
-      'GET /b': { status: 422, body: { error: 'unprocessable' } },
-      'GET /c': {},
-    });
-    expect(result.code).toBe(1);
-    const record = recordOf(result);
-    expect(record.outputs).toEqual({});
-    expect(record.steps).toEqual([
-      { stepId: 'first', status: 200, dryRun: false, outputs: { value: 5 } },
-      { stepId: 'second', status: 422, dryRun: false, outputs: {} },
-    ]);
-    expect(record.steps[1]).not.toHaveProperty('failedVia');
-    expect(result.stderr).toContain('workflow "stopsOnFailure" failed at step "second"');
-    expect(result.stderr).toContain('422');
-    expect(h.server.count('GET /c')).toBe(0);
-  });
-
   it('stops with exit 1 on a failure-side end, marking the record on-failure-end and naming workflow and step', async () => {
     const result = await h.run('state-failure-end.arazzo.yaml', [], { 'GET /a': {}, 'GET /b': { status: 409 }, 'GET /c': {} });
     expect(result.code).toBe(1);

@@ -4,8 +4,8 @@
  * the step's matches). `$components` references resolve; a bad one stops the run before any request.
  */
 import { describe, expect, it } from '@jest/globals';
-import { useRunHarness } from './helpers/harness.js';
-import { expectNoRun, recordOf, trail } from './helpers/record.js';
+import { expectNoRun, recordOf, trail } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
 const ROUTES = { 'GET /a': { status: 409 }, 'GET /b': {}, 'GET /c': {}, 'GET /cleanup': {} };

@@ -1,8 +1,9 @@
-/** `tool arazzo run --trace`: the real binary, the demo workflow (a retry, then a polling goto) against a real loopback server. */
+/** `tool arazzo run --trace` in-process: the demo workflow (a retry, then a polling goto) against a real loopback server. */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnTool, startDemo, type Demo } from './trace-harness.js';
+import { startDemo, type Demo } from '../e2e/trace-harness.js';
+import { runInWorkspace } from './run-in-workspace.js';
 
 interface Line {
   v: number;
@@ -17,12 +18,11 @@ afterEach(async () => {
   demo = undefined;
 });
 
-async function tracedRun(): Promise<{ code: number | null; lines: Line[]; stdout: string; trace: string }> {
+async function tracedRun(): Promise<{ code: number; lines: Line[]; stdout: string; trace: string }> {
   demo = await startDemo();
-  const run = spawnTool(['arazzo', 'run', demo.file, '--input', 'name=Rex', '--input', 'adopter=Ann', '--trace', 'run.ndjson'], demo.dir);
-  const code = await run.exit;
+  const run = await runInWorkspace(['arazzo', 'run', demo.file, '--input', 'name=Rex', '--input', 'adopter=Ann', '--trace', 'run.ndjson'], { cwd: demo.dir });
   const trace = readFileSync(join(demo.dir, 'run.ndjson'), 'utf8');
-  return { code, lines: trace.trim().split('\n').map((line) => JSON.parse(line) as Line), stdout: run.stdout(), trace };
+  return { code: run.code, lines: trace.trim().split('\n').map((line) => JSON.parse(line) as Line), stdout: run.stdout, trace };
 }
 
 describe('tool arazzo run --trace', () => {
@@ -84,10 +84,10 @@ describe('tool arazzo run --trace', () => {
 
   it('refuses a trace path it cannot write before sending anything (exit 2)', async () => {
     demo = await startDemo();
-    const run = spawnTool(['arazzo', 'run', demo.file, '--trace', 'missing/run.ndjson'], demo.dir);
-    expect(await run.exit).toBe(2);
-    expect(run.stdout()).toBe('');
-    expect(run.stderr()).toContain('error: cannot write the trace file missing/run.ndjson: ENOENT');
-    expect(run.stderr()).not.toContain('registerPet');
+    const run = await runInWorkspace(['arazzo', 'run', demo.file, '--trace', 'missing/run.ndjson'], { cwd: demo.dir });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('error: cannot write the trace file missing/run.ndjson: ENOENT');
+    expect(run.stderr).not.toContain('registerPet');
   });
 });

@@ -1,27 +1,21 @@
 /**
- * `tool get|post|put|patch|delete|head` through the real binary: methods, bodies from the flag, a
- * file or stdin, `<api>/<path>` with the API's credentials, --fail, -v on stderr only, and the
- * exact response bytes on a non-terminal stdout.
+ * `tool get|post|put|patch|delete|head` in-process: methods, bodies from the flag or a file,
+ * `<api>/<path>` with the API's credentials, --fail, -v on stderr only. Bodies from a real stdin
+ * pipe and the exact bytes on a real stdout pipe: test/e2e/binary.test.ts.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { ensureBuilt } from './helpers/build.js';
-import { INTERNAL_ERROR, STACK_FRAME } from './helpers/record.js';
-import { runTool } from './helpers/run-tool.js';
-import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from './helpers/scripted-server.js';
-import { runToolWithInput } from './helpers/tool-with-input.js';
-import { makeWorkspace, type Workspace } from './helpers/workspace.js';
+import { INTERNAL_ERROR, STACK_FRAME } from '../e2e/helpers/record.js';
+import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
+import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import { runInWorkspace } from './run-in-workspace.js';
 
-const PET_JSON = fileURLToPath(new URL('../fixtures/requests/pet.json', import.meta.url));
 const TOKEN = 'direct-tok-4d5e';
 let server: ScriptedServer;
 let ws: Workspace;
 
 beforeAll(async () => {
-  await ensureBuilt();
   server = await startScriptedServer();
-}, 180_000);
+});
 afterAll(async () => {
   await server.close();
 });
@@ -30,7 +24,7 @@ beforeEach(() => {
 });
 afterEach(() => ws.remove());
 
-const tool = (args: readonly string[], input?: string) => runToolWithInput(args, { cwd: ws.dir, ...(input !== undefined ? { input } : {}) });
+const tool = (args: readonly string[], input?: string) => runInWorkspace(args, { cwd: ws.dir, ...(input !== undefined ? { input } : {}) });
 /** Echoes what arrived as JSON. */
 const echo = (hit: Hit): Reply => ({ body: { method: hit.method, path: hit.path, query: hit.query, contentType: hit.headers['content-type'] ?? null, body: hit.body } });
 
@@ -62,14 +56,6 @@ describe('direct calls', () => {
     expect(server.hits[1]?.headers.accept).toBe('application/json');
   });
 
-  it('sends a file byte for byte with -d @file, and stdin with -d -', async () => {
-    server.setRoutes({ 'PUT /things/7': echo });
-    const fromFile = await tool(['put', `${server.url}/things/7`, '--json', '-d', `@${PET_JSON}`]);
-    expect((JSON.parse(fromFile.stdout) as Record<string, unknown>).body).toBe(readFileSync(PET_JSON, 'utf8'));
-    const fromStdin = await tool(['put', `${server.url}/things/7`, '-H', 'Content-Type: text/plain', '-d', '-'], 'line one\nline two\n');
-    expect(JSON.parse(fromStdin.stdout)).toMatchObject({ contentType: 'text/plain', body: 'line one\nline two\n' });
-  });
-
   it('exits 2 when the -d @file does not exist, before any request', async () => {
     server.setRoutes({ 'POST /things': echo });
     const result = await tool(['post', `${server.url}/things`, '-d', '@missing.json']);
@@ -79,7 +65,7 @@ describe('direct calls', () => {
   });
 
   it('uses a registered API for <api>/<path>: its base URL and its credentials, which an absolute URL does not get', async () => {
-    expect((await runTool(['api', 'add', 'shop', `${server.url}/v1`], { cwd: ws.dir })).code).toBe(0);
+    expect((await tool(['api', 'add', 'shop', `${server.url}/v1`])).code).toBe(0);
     expect((await tool(['auth', 'login', 'shop', '--type', 'bearer', '--with-token'], TOKEN)).code).toBe(0);
     server.setRoutes({ 'GET /v1/orders/{id}': (hit) => (hit.headers.authorization === `Bearer ${TOKEN}` ? { body: { id: 9 } } : { status: 401 }) });
     const bound = await tool(['get', 'shop/orders/9?full=true']);
@@ -131,27 +117,6 @@ describe('direct calls', () => {
     expect(result.stderr).not.toContain('hand-made-s3cret');
     expect(result.stderr).not.toContain('abc123');
     expect(server.hits[0]?.headers.authorization).toBe('Bearer hand-made-s3cret');
-  });
-
-  it('writes the exact bytes received when stdout is not a terminal: JSON untouched, binary intact', async () => {
-    const json = '{ "big": 12345678901234567890,  "n": 1.50 }';
-    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x0a, 0x0d]);
-    server.setRoutes({ 'GET /data.json': { body: json, headers: { 'content-type': 'application/json' } } });
-    expect((await tool(['get', `${server.url}/data.json`])).stdout).toBe(json);
-    const { createServer } = await import('node:http');
-    const raw = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'image/png' });
-      res.end(binary);
-    });
-    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-    try {
-      const address = raw.address() as { port: number };
-      const result = await tool(['get', `http://127.0.0.1:${address.port}/logo.png`]);
-      expect(result.code).toBe(0);
-      expect(result.bytes.equals(binary)).toBe(true);
-    } finally {
-      await new Promise((resolve) => raw.close(resolve));
-    }
   });
 
   it('never prints a stack trace for a usage error', async () => {

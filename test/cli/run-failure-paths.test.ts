@@ -6,10 +6,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { useRunHarness, type RunHarness } from './helpers/harness.js';
-import { INTERNAL_ERROR, parseRecord, STACK_FRAME } from './helpers/record.js';
-import type { Routes } from './helpers/scripted-server.js';
-import type { ToolResult } from './helpers/run-tool.js';
+import { INTERNAL_ERROR, parseRecord, STACK_FRAME } from '../e2e/helpers/record.js';
+import type { Routes } from '../e2e/helpers/scripted-server.js';
+import { useRunHarness, type RunHarness } from './run-harness.js';
+import type { WorkspaceResult as ToolResult } from './run-in-workspace.js';
 
 const h = useRunHarness();
 

@@ -4,8 +4,8 @@
  * before that point are really sent; steps after it never are.
  */
 import { describe, expect, it } from '@jest/globals';
-import { useRunHarness } from './helpers/harness.js';
-import { expectNoRun, recordOf, trail } from './helpers/record.js';
+import { expectNoRun, recordOf, trail } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
 const OK = { 'GET /a': { body: { n: 1, count: 'many' } }, 'GET /b': {}, 'GET /c': {}, 'GET /cleanup': {} };

@@ -1,24 +1,21 @@
 /**
- * Binding workflow sources to registered APIs, end to end through the real binary: the spec's
+ * Binding workflow sources to registered APIs, in-process against a real server: the spec's
  * order (x-tool-api, then a name match, else synthetic), the bound API's base URL and credentials,
  * the unknown-API error before any request, and the --verbose banner.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { ensureBuilt } from './helpers/build.js';
-import { expectNoRun, recordOf } from './helpers/record.js';
-import { runTool, type ToolResult } from './helpers/run-tool.js';
-import { startScriptedServer, type Reply, type ScriptedServer } from './helpers/scripted-server.js';
-import { runToolWithInput } from './helpers/tool-with-input.js';
-import { makeWorkspace, type Workspace } from './helpers/workspace.js';
+import { expectNoRun, recordOf } from '../e2e/helpers/record.js';
+import { startScriptedServer, type Reply, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
+import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import { runInWorkspace, type WorkspaceResult } from './run-in-workspace.js';
 
 const TOKEN = 'bearer-tok-1f2e3d';
 let server: ScriptedServer;
 let ws: Workspace;
 
 beforeAll(async () => {
-  await ensureBuilt();
   server = await startScriptedServer();
-}, 180_000);
+});
 afterAll(async () => {
   await server.close();
 });
@@ -29,12 +26,12 @@ beforeEach(() => {
 });
 afterEach(() => ws.remove());
 
-const tool = (args: readonly string[]) => runTool(args, { cwd: ws.dir });
+const tool = (args: readonly string[]) => runInWorkspace(args, { cwd: ws.dir });
 
-/** Registers `secure` at <server>/v2 with a bearer token, through the real commands. */
+/** Registers `secure` at <server>/v2 with a bearer token, through the commands. */
 async function registerSecure(): Promise<void> {
   expect((await tool(['api', 'add', 'secure', `${server.url}/v2`])).code).toBe(0);
-  const login = await runToolWithInput(['auth', 'login', 'secure', '--type', 'bearer', '--with-token'], { cwd: ws.dir, input: TOKEN });
+  const login = await runInWorkspace(['auth', 'login', 'secure', '--type', 'bearer', '--with-token'], { cwd: ws.dir, input: TOKEN });
   expect(login.code).toBe(0);
 }
 
@@ -43,7 +40,7 @@ function protectedSecret(hit: { headers: Record<string, unknown> }): Reply {
   return hit.headers.authorization === `Bearer ${TOKEN}` ? { body: { value: 'the-secret' } } : { status: 401, body: { error: 'no' } };
 }
 
-function run(fixture: string, args: readonly string[] = []): Promise<ToolResult> {
+function run(fixture: string, args: readonly string[] = []): Promise<WorkspaceResult> {
   return tool(['arazzo', 'run', ws.fixture(fixture, { BASE_URL: server.url }), ...args]);
 }
 

@@ -5,8 +5,8 @@
  * transport-retried unless --tool-retry-unsafe says so.
  */
 import { describe, expect, it } from '@jest/globals';
-import { useRunHarness } from './helpers/harness.js';
-import { recordOf, trail } from './helpers/record.js';
+import { recordOf, trail } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
 const busyTwiceThenOk = [{ status: 503 }, { status: 503 }, { status: 200 }];

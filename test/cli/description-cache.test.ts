@@ -1,26 +1,24 @@
 /**
- * The description cache through the real binary: an http(s) source description is fetched once
- * within the TTL, revalidated with its ETag after it, used from the cache (with a warning) when its
- * server is down, and forgotten by `tool cache clear`.
+ * The description cache, in-process against a real server: an http(s) source description is
+ * fetched once within the TTL, revalidated with its ETag after it, used from the cache (with a
+ * warning) when its server is down, and forgotten by `tool cache clear`.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt } from './helpers/build.js';
-import { recordOf } from './helpers/record.js';
-import { runTool } from './helpers/run-tool.js';
-import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from './helpers/scripted-server.js';
-import { fillTemplate, makeWorkspace, RUN_FIXTURES, type Workspace } from './helpers/workspace.js';
+import { recordOf } from '../e2e/helpers/record.js';
+import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
+import { fillTemplate, makeWorkspace, RUN_FIXTURES, type Workspace } from '../e2e/helpers/workspace.js';
+import { runInWorkspace } from './run-in-workspace.js';
 
 let server: ScriptedServer;
 let ws: Workspace;
 let description: string;
 
 beforeAll(async () => {
-  await ensureBuilt();
   server = await startScriptedServer();
   description = fillTemplate(readFileSync(join(RUN_FIXTURES, 'api.openapi.yaml'), 'utf8'), { BASE_URL: server.url });
-}, 180_000);
+});
 afterAll(async () => {
   await server.close();
 });
@@ -40,7 +38,7 @@ function specWithEtag(hit: Hit): Reply {
 
 function run(specUrl: string, env: Record<string, string> = {}, args: readonly string[] = []) {
   const file = ws.fixture('cache-remote-source.arazzo.yaml', { SPEC_URL: specUrl });
-  return runTool(['arazzo', 'run', file, ...args], { cwd: ws.dir, env });
+  return runInWorkspace(['arazzo', 'run', file, ...args], { cwd: ws.dir, env });
 }
 
 describe('the description cache', () => {
@@ -89,7 +87,7 @@ describe('the description cache', () => {
     server.setRoutes({ [SPEC]: specWithEtag, 'GET /a': {} });
     expect((await run(`${server.url}/specs/api.openapi.yaml`)).code).toBe(0);
     expect(readdirSync(cacheDir()).length).toBeGreaterThan(0);
-    const cleared = await runTool(['cache', 'clear'], { cwd: ws.dir });
+    const cleared = await runInWorkspace(['cache', 'clear'], { cwd: ws.dir });
     expect(cleared.code).toBe(0);
     expect(cleared.stdout).toBe('');
     expect(cleared.stderr).toBe(`Removed 1 fetched description and 1 parsed index from ${cacheDir()}.\n`);
@@ -102,15 +100,15 @@ describe('the description cache', () => {
     server.setRoutes({ [SPEC]: specWithEtag, 'GET /a': {} });
     expect((await run(`${server.url}/specs/api.openapi.yaml`)).code).toBe(0);
     const tokens = ws.write('cache/tool/tokens.json', '{ "version": 1, "tokens": {} }\n');
-    expect((await runTool(['cache', 'clear'], { cwd: ws.dir })).code).toBe(0);
+    expect((await runInWorkspace(['cache', 'clear'], { cwd: ws.dir })).code).toBe(0);
     expect(readFileSync(tokens, 'utf8')).toBe('{ "version": 1, "tokens": {} }\n');
   });
 
   it('serves `tool api ops` for a spec URL from the cache', async () => {
     server.setRoutes({ [SPEC]: specWithEtag });
-    expect((await runTool(['api', 'add', 'remote', server.url, '--spec', `${server.url}/specs/api.openapi.yaml`], { cwd: ws.dir })).code).toBe(0);
-    const first = await runTool(['api', 'ops', 'remote'], { cwd: ws.dir });
-    const second = await runTool(['api', 'ops', 'remote', '--output', 'json'], { cwd: ws.dir });
+    expect((await runInWorkspace(['api', 'add', 'remote', server.url, '--spec', `${server.url}/specs/api.openapi.yaml`], { cwd: ws.dir })).code).toBe(0);
+    const first = await runInWorkspace(['api', 'ops', 'remote'], { cwd: ws.dir });
+    const second = await runInWorkspace(['api', 'ops', 'remote', '--output', 'json'], { cwd: ws.dir });
     expect([first.code, second.code]).toEqual([0, 0]);
     expect(first.stdout.split('\n')[0]).toMatch(/^OPERATION ID\s+METHOD\s+PATH\s+SUMMARY$/);
     expect(first.stdout).toMatch(/\ngetItem\s+GET\s+\/items\/\{id\}\n/);

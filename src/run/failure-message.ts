@@ -1,0 +1,25 @@
+import type { RunFailure } from '../../machines/types.js';
+
+/**
+ * Words a run failure for people, one line without the step id: what stderr, the trace's `end`
+ * line and the live view show. The machine records failures as data; this is their only wording.
+ */
+export function failureMessage(failure: RunFailure): string {
+  const reason = failure.crashed ? `internal error: ${failure.reason ?? ''}` : (failure.reason ?? 'the step failed');
+  switch (failure.code) {
+    case 'STEP_BUDGET_EXHAUSTED':
+      return 'StepBudgetExhausted: the workflow used its budget of step runs (raise it with --tool-max-steps)';
+    case 'END_ACTION':
+      return `failure action "${failure.action}" ended the workflow: ${reason}`;
+    case 'RETRIES_EXHAUSTED': {
+      const limit = failure.retryLimit ?? 0;
+      return `retry action "${failure.action}" reached its limit of ${limit} ${limit === 1 ? 'retry' : 'retries'}; last error: ${reason}`;
+    }
+    case 'STEP_FAILED':
+      // With an action, that action's criteria could not be evaluated.
+      return failure.action === undefined ? reason : `criteria of action "${failure.action}": ${failure.reason ?? 'cannot be evaluated'}`;
+    case 'UNSUPPORTED':
+    case 'INTERNAL':
+      return reason;
+  }
+}

@@ -1,0 +1,47 @@
+import type { WorkflowPlan } from '../../machines/types.js';
+import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
+import type { TemplateWarning } from '../expressions/index.js';
+import type { BoundSource } from './bind-sources.js';
+import { compileStep, stepsWithDataRead, type StepProgram } from './compile-steps.js';
+import { compileOutputs, type CompiledOutputs } from './output-values.js';
+import { planStep, stepIndexOf } from './plan-workflow.js';
+
+/** A workflow ready to run: the machine's plan, and each step's program for the effects (`programs[i]` is `plan.steps[i]`'s). */
+export interface PreparedWorkflow {
+  plan: WorkflowPlan;
+  programs: StepProgram[];
+  /** The workflow's outputs, evaluated when it succeeds. */
+  outputs: CompiledOutputs;
+}
+
+/**
+ * Prepares a workflow in one pass over its steps: each step is planned for the machine
+ * (plan-workflow.ts: chains, goto targets, what v1 cannot run, criteria) and compiled for the
+ * effects (compile-steps.ts: operation, base URL, templates, outputs), and the two are kept side
+ * by side. Template warnings are appended to `warnings`. Throws PlanError or StepPreparationError
+ * before any request is sent.
+ */
+export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[]): PreparedWorkflow {
+  const index = stepIndexOf(workflow);
+  const dataRead = stepsWithDataRead(doc, workflow);
+  const steps = [];
+  const programs: StepProgram[] = [];
+  for (const [i, step] of workflow.steps.entries()) {
+    const stepId = step.stepId ?? '';
+    const program: StepProgram = {
+      stepId,
+      index: i,
+      parameters: [],
+      successCriteria: [],
+      skippedCriteria: [],
+      actionCriteria: [],
+      outputs: [],
+      dataRead: dataRead(stepId),
+    };
+    steps.push(planStep(doc, workflow, step, index, program));
+    compileStep(doc, workflow, step, sources, program, warnings);
+    programs.push(program);
+  }
+  const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings);
+  return { plan: { workflowId: workflow.workflowId ?? '', steps }, programs, outputs };
+}
