@@ -57,7 +57,23 @@ export function printReport(results, out) {
     );
   }
   write();
-  write(table(['target', 'value', 'limit', 'verdict'], results.targets.map((t) => [t.name, t.value === null ? '-' : `${t.value} ${t.unit}`, `<= ${t.limit} ${t.unit}`, t.verdict])));
+  const valueOf = (t) => (t.value === null ? '-' : `${t.value}${t.unit ? ` ${t.unit}` : ''}`);
+  const limitOf = (t) => `<= ${t.limit}${t.unit ? ` ${t.unit}` : ''}`;
+  write(table(['target', 'value', 'from (medians)', 'limit', 'verdict'], results.targets.map((t) => [t.name, valueOf(t), t.raw, limitOf(t), t.verdict])));
+  if (results.before) {
+    write();
+    write(`side by side, same rounds: before = ${results.before.tool}`);
+    write();
+    write(
+      table(
+        ['target', 'before', 'after', 'limit', 'before verdict', 'after verdict'],
+        results.targets.map((t, i) => {
+          const b = results.before.targets[i];
+          return [t.name, `${valueOf(b)} (${b.raw})`, `${valueOf(t)} (${t.raw})`, limitOf(t), b.verdict, t.verdict];
+        }),
+      ),
+    );
+  }
   const failed = results.targets.filter((t) => t.verdict === 'FAIL');
   if (loop.verdict === 'FAIL') failed.push({ name: 'loop record flat and linear' });
   write();

@@ -3,13 +3,15 @@
  * and how fast the CLI starts. Starts the bench API in a child process, generates the scenario
  * workflows into a temp dir, runs each through the real CLI and the same request sequence through
  * raw got (also a child process), several times, interleaved, and reports medians against the
- * targets of issue 6. Writes bench/results.json. Always exits 0 unless the harness itself breaks:
+ * targets of issue 13. Writes bench/results.json. Always exits 0 unless the harness itself breaks:
  * it is a report, not a test. Method: docs/performance.md.
  *
- *   node bench/run.js [--runs N] [--only name,name] [--quick] [--tool <dir>] [--out <file>]
+ *   node bench/run.js [--runs N] [--only name,name] [--quick] [--tool <dir>] [--before <dir>] [--out <file>]
  *
- * --tool runs another checkout's bin/tool.js (built) against the same harness, for before/after
- * comparisons; --out writes the results elsewhere than bench/results.json.
+ * --tool runs another checkout's bin/tool.js (built) against the same harness; --before runs a
+ * second build (e.g. the last commit, unpacked and built elsewhere) in the same rounds, right
+ * after each command of the first, and prints both side by side; --out writes the results
+ * elsewhere than bench/results.json.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -31,6 +33,8 @@ const SCENARIOS = [
   { name: 'linear-1', kind: 'linear', size: 1 },
   { name: 'linear-100', kind: 'linear', size: 100 },
   { name: 'linear-1000', kind: 'linear', size: 1000 },
+  // Memory growth per step run: linear-5000's peak RSS over linear-1000's.
+  { name: 'linear-5000', kind: 'linear', size: 5000 },
   { name: 'loop-250', kind: 'loop', size: 250 },
   { name: 'loop-500', kind: 'loop', size: 500 },
   { name: 'retry-100', kind: 'retry', size: 100 },
@@ -44,8 +48,9 @@ function parseArgs(argv) {
     else if (arg === '--only') args.only = argv[++i].split(',');
     else if (arg === '--quick') args.runs = 2;
     else if (arg === '--tool') args.tool = join(resolve(argv[++i]), 'bin', 'tool.js');
+    else if (arg === '--before') args.before = join(resolve(argv[++i]), 'bin', 'tool.js');
     else if (arg === '--out') args.out = resolve(argv[++i]);
-    else throw new Error(`unknown argument ${arg} (use --runs N, --only a,b, --quick, --tool <dir>, --out <file>)`);
+    else throw new Error(`unknown argument ${arg} (use --runs N, --only a,b, --quick, --tool <dir>, --before <dir>, --out <file>)`);
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) throw new Error('--runs needs a positive integer');
   return args;
@@ -82,65 +87,90 @@ function cliArgs(tool, scenario, runId) {
   return args;
 }
 
+/** The commands timed for one build of the CLI (`tool`): cold starts, the validate probes, the scenarios. */
+function commandsFor(tool, planned) {
+  const small = planned.find((s) => s.name === 'linear-1').file;
+  const big = planned.find((s) => s.name === 'linear-1000')?.file;
+  return {
+    tool,
+    entry: entryOf(tool),
+    cold: [
+      { name: 'tool --version', args: [tool, '--version'] },
+      { name: 'tool arazzo validate', args: [tool, 'arazzo', 'validate', small] },
+    ],
+    // How much of linear-1000's per-step cost is the document alone (read, YAML parse, source
+    // positions, validation), measured through the real CLI as `validate` of both sizes.
+    breakdown: big
+      ? [
+          { name: 'validate linear-1', args: [tool, 'arazzo', 'validate', small] },
+          { name: 'validate linear-1000', args: [tool, 'arazzo', 'validate', big] },
+        ]
+      : [],
+  };
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const scenarios = SCENARIOS.filter((s) => !args.only || args.only.includes(s.name) || s.name === 'linear-1');
   const before = machineInfo();
-  const entry = entryOf(args.tool);
   const api = await startApi();
   const dir = mkdtempSync(join(tmpdir(), 'tool-bench-'));
   try {
     const planned = writeWorkflows(dir, api.url, scenarios);
-    const small = planned.find((s) => s.name === 'linear-1').file;
-    const big = planned.find((s) => s.name === 'linear-1000')?.file;
-    const coldCommands = [
-      { name: 'node -e 0', args: ['-e', '0'] },
-      { name: 'tool --version', args: [args.tool, '--version'] },
-      { name: 'tool arazzo validate', args: [args.tool, 'arazzo', 'validate', small] },
-    ];
-    // How much of linear-1000's per-step cost is the document alone (read, YAML parse, source
-    // positions, validation), measured through the real CLI as `validate` of both sizes.
-    const breakdownCommands = big
-      ? [
-          { name: 'validate linear-1', args: [args.tool, 'arazzo', 'validate', small] },
-          { name: 'validate linear-1000', args: [args.tool, 'arazzo', 'validate', big] },
-        ]
-      : [];
-    const samples = { cold: {}, breakdown: {}, cli: {}, raw: {}, records: {} };
-    for (const c of coldCommands) samples.cold[c.name] = [];
-    for (const c of breakdownCommands) samples.breakdown[c.name] = [];
-    for (const s of planned) [samples.cli[s.name], samples.raw[s.name]] = [[], []];
+    const node = { name: 'node -e 0', args: ['-e', '0'] };
+    const builds = [commandsFor(args.tool, planned), ...(args.before ? [commandsFor(args.before, planned)] : [])];
+    const newSamples = (build) => {
+      const samples = { cold: { [node.name]: [] }, breakdown: {}, cli: {}, raw: {}, records: {} };
+      for (const c of build.cold) samples.cold[c.name] = [];
+      for (const c of build.breakdown) samples.breakdown[c.name] = [];
+      for (const s of planned) [samples.cli[s.name], samples.raw[s.name]] = [[], []];
+      return samples;
+    };
+    const perBuild = builds.map(newSamples);
     const timeCommand = async (command, into) => {
       const result = await timeNode(command.args, { cwd: dir });
       if (result.code !== 0) throw new Error(`${command.name} exited ${result.code}: ${result.stderr}`);
-      into[command.name].push({ wallMs: result.wallMs, rssKiB: result.rssKiB });
+      const sample = { wallMs: result.wallMs, rssKiB: result.rssKiB };
+      into[command.name].push(sample);
+      return sample;
     };
 
     // One untimed pass warms the file cache and the server's JIT.
     for (const s of planned) {
-      await timeNode(cliArgs(args.tool, s, `warm-${s.name}`), { cwd: dir });
+      for (const build of builds) await timeNode(cliArgs(build.tool, s, `warm-${s.name}`), { cwd: dir });
       await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `warm-raw-${s.name}`], { cwd: dir });
     }
     for (let run = 1; run <= args.runs; run++) {
       process.stderr.write(`run ${run}/${args.runs}\n`);
       for (let i = 0; i < args.coldRuns; i++) {
-        for (const c of coldCommands) await timeCommand(c, samples.cold);
+        // node -e 0 is timed once per round and shared, so every build's ratio has the same denominator.
+        const nodeSample = await timeNode(node.args, { cwd: dir });
+        for (const samples of perBuild) samples.cold[node.name].push({ wallMs: nodeSample.wallMs, rssKiB: nodeSample.rssKiB });
+        for (const c of builds[0].cold.keys()) for (const [b, build] of builds.entries()) await timeCommand(build.cold[c], perBuild[b].cold);
       }
-      for (const c of breakdownCommands) await timeCommand(c, samples.breakdown);
+      for (const c of builds[0].breakdown.keys()) for (const [b, build] of builds.entries()) await timeCommand(build.breakdown[c], perBuild[b].breakdown);
       for (const s of planned) {
-        const cli = await timeNode(cliArgs(args.tool, s, `r${run}-${s.name}`), { cwd: dir });
-        const record = checkRun(s, cli);
-        samples.cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: record.steps.length, bytes: Buffer.byteLength(cli.stdout) });
-        samples.records[s.name] = record;
-        const raw = await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `r${run}-raw-${s.name}`], { cwd: dir });
-        if (raw.code !== 0) throw new Error(`raw got ${s.name} exited ${raw.code}: ${raw.stderr}`);
-        samples.raw[s.name].push({ ...JSON.parse(raw.stdout), processWallMs: raw.wallMs, rssKiB: raw.rssKiB });
+        for (const [b, build] of builds.entries()) {
+          const cli = await timeNode(cliArgs(build.tool, s, `r${run}-b${b}-${s.name}`), { cwd: dir });
+          const record = checkRun(s, cli);
+          perBuild[b].cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: record.steps.length, bytes: Buffer.byteLength(cli.stdout) });
+          perBuild[b].records[s.name] = record;
+          if (b === 0) {
+            const raw = await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `r${run}-raw-${s.name}`], { cwd: dir });
+            if (raw.code !== 0) throw new Error(`raw got ${s.name} exited ${raw.code}: ${raw.stderr}`);
+            const sample = { ...JSON.parse(raw.stdout), processWallMs: raw.wallMs, rssKiB: raw.rssKiB };
+            for (const samples of perBuild) samples.raw[s.name].push(sample);
+          }
+        }
       }
     }
     const after = machineInfo();
-    const summary = summarise(planned, samples);
-    const loopCheck = checkLoopRecords(samples);
-    const results = { date: new Date().toISOString(), runs: args.runs, tool: args.tool, entry: entry === entryOf(args.tool) ? entry : 'mixed', machine: before, loadAfter: after.loadavg, ...summary, loopCheck };
+    const resultsOf = (build, samples) => {
+      const summary = summarise(planned, samples);
+      return { tool: build.tool, entry: build.entry === entryOf(build.tool) ? build.entry : 'mixed', ...summary, loopCheck: checkLoopRecords(samples) };
+    };
+    const results = { date: new Date().toISOString(), runs: args.runs, machine: before, loadAfter: after.loadavg, ...resultsOf(builds[0], perBuild[0]) };
+    if (builds[1]) results.before = resultsOf(builds[1], perBuild[1]);
     printReport(results, process.stdout);
     writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
     process.stdout.write(`\nwrote ${args.out}\n`);

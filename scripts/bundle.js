@@ -68,6 +68,27 @@ const noHttp2 = {
   },
 };
 
+/**
+ * `@sindresorhus/is` (got's type checks) builds two `Intl.ListFormat`s at load time, which loads
+ * ICU's list-pattern data: ~20 ms and ~6 MiB of every command that imports got, for a message
+ * written only when an assertion fails. The bundle builds them on first use instead. The source
+ * is patched only if it holds exactly the two lines expected; otherwise the build fails, so a got
+ * update cannot silently drop the stand-in.
+ */
+const lazyListFormat = {
+  name: 'lazy-list-format',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const eager = /^const (andFormatter|orFormatter) = new Intl\.ListFormat\(([^;]*)\);$/gm;
+      const found = text.match(eager) ?? [];
+      if (found.length !== 2) throw new Error(`${args.path}: expected two eager Intl.ListFormat constants, found ${found.length}`);
+      const lazy = (_, name, options) => `const ${name} = { format: (list) => (${name}.inner ??= new Intl.ListFormat(${options})).format(list), inner: undefined };`;
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 try {
   const { build } = await import('esbuild');
@@ -83,7 +104,7 @@ try {
     // Node's built-ins; an ES module has no require, so give each output file one.
     banner: { js: "import { createRequire as __toolCreateRequire } from 'node:module';\nconst require = __toolCreateRequire(import.meta.url);" },
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [commonJsNamedExports, noHttp2],
+    plugins: [commonJsNamedExports, noHttp2, lazyListFormat],
     logLevel: 'warning',
   });
 } catch (error) {

@@ -1,7 +1,7 @@
 /** Success and failure action chains: types, goto targets, retry settings, references and criteria. */
 import { checkCriteria } from './check-criteria.js';
 import type { ExpressionScope } from './expression-scope.js';
-import type { Report } from './finding.js';
+import { RUNS_WITH_V2, type Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type Reference, type Workflow } from './model.js';
 import { childPointer, isObject } from './read-fields.js';
 import { didYouMean } from './suggest.js';
@@ -22,20 +22,22 @@ export function checkChain(chain: readonly ActionOrReference[] | undefined, side
 /** Checks one inline action (also used for each component action, with a `shared` scope). */
 export function checkAction(action: Action, side: ChainSide, scope: ExpressionScope, rawAt: (pointer: string) => unknown, report: Report): void {
   const typePointer = childPointer(action.pointer, 'type');
+  const label = `${action.type ?? ''} action "${action.name ?? ''}"`;
   switch (action.type) {
     case undefined:
     case 'end':
       break;
     case 'goto':
-      checkGotoTarget(action, scope.phase === 'shared' ? undefined : scope.workflow, report);
+      if (!hasTargetConflict(action, label, report)) checkGotoTarget(action, scope.phase === 'shared' ? undefined : scope.workflow, report);
       break;
     case 'retry':
       if (side === 'success') {
         report.error('RETRY_IN_SUCCESS_CHAIN', typePointer, `action "${action.name ?? ''}": retry is not allowed on success (Arazzo allows only end and goto there)`);
       }
+      if (!hasTargetConflict(action, label, report)) checkRetryTarget(action, label, report);
       break;
     case 'replay':
-      report.error('ACTION_NOT_SUPPORTED', typePointer, `action "${action.name ?? ''}": replay is not implemented in the v1 runner; use retry or goto`);
+      report.warning('ACTION_NOT_SUPPORTED', typePointer, `action "${action.name ?? ''}": replay is not implemented in the v1 runner and fails when the action is dispatched; use retry or goto ${RUNS_WITH_V2}`);
       break;
     default:
       report.error('UNKNOWN_ACTION_TYPE', typePointer, `action type "${action.type}" is not one of end, goto, retry${didYouMean(action.type, ['end', 'goto', 'retry'])}`);
@@ -44,15 +46,38 @@ export function checkAction(action: Action, side: ChainSide, scope: ExpressionSc
   checkCriteria(action.criteria, 'action', scope, report);
 }
 
+// Arazzo makes stepId and workflowId of an action mutually exclusive.
+function hasTargetConflict(action: Action, label: string, report: Report): boolean {
+  if (action.stepId === undefined || action.workflowId === undefined) return false;
+  report.error('ACTION_TARGET_CONFLICT', childPointer(action.pointer, 'workflowId'), `${label} has both stepId "${action.stepId}" and workflowId "${action.workflowId}"; give exactly one`);
+  return true;
+}
+
 function checkGotoTarget(action: Action, workflow: Workflow | undefined, report: Report): void {
   if (action.workflowId !== undefined) {
-    report.error('CROSS_WORKFLOW_GOTO', childPointer(action.pointer, 'workflowId'), `goto action "${action.name ?? ''}" jumps to workflow "${action.workflowId}"; a goto to another workflow is not supported in v1`);
+    report.warning(
+      'CROSS_WORKFLOW_GOTO',
+      childPointer(action.pointer, 'workflowId'),
+      `goto action "${action.name ?? ''}" jumps to workflow "${action.workflowId}"; a goto to another workflow is not supported by the v1 runner and fails when the action is dispatched ${RUNS_WITH_V2}`,
+    );
+    return;
   }
   if (action.stepId === undefined) {
-    if (action.workflowId === undefined) report.error('MISSING_GOTO_TARGET', action.pointer, `goto action "${action.name ?? ''}" has neither stepId nor workflowId; name the step to go to`);
+    report.error('MISSING_GOTO_TARGET', action.pointer, `goto action "${action.name ?? ''}" has neither stepId nor workflowId; name the step to go to`);
     return;
   }
   if (workflow !== undefined) checkGotoStep(action, childPointer(action.pointer, 'stepId'), workflow, report);
+}
+
+// A retry that then moves on to another step or workflow: v1 retries only the failed step itself.
+function checkRetryTarget(action: Action, label: string, report: Report): void {
+  const field = action.stepId !== undefined ? 'stepId' : action.workflowId !== undefined ? 'workflowId' : undefined;
+  if (field === undefined) return;
+  report.warning(
+    'RETRY_TARGET_UNSUPPORTED',
+    childPointer(action.pointer, field),
+    `${label} names ${field === 'stepId' ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`}; a retry with a target is not supported by the v1 runner and fails when the action is dispatched ${RUNS_WITH_V2}`,
+  );
 }
 
 function checkGotoStep(action: Action, at: string, workflow: Workflow, report: Report): void {

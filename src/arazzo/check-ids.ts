@@ -1,5 +1,5 @@
 /** Uniqueness of workflow ids, step ids and source names; workflow and source cross-references. */
-import type { Report } from './finding.js';
+import { RUNS_WITH_V2, type Report } from './finding.js';
 import type { ArazzoDocument } from './model.js';
 import { childPointer } from './read-fields.js';
 import { didYouMean } from './suggest.js';
@@ -13,7 +13,7 @@ export function checkIds(doc: ArazzoDocument, report: Report): void {
       names.add(source.name);
     }
     if (source.type === 'arazzo') {
-      report.warning('UNSUPPORTED_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source "${source.name ?? ''}" is an Arazzo document; the v1 runner only calls OpenAPI sources, so steps that use it fail at runtime`);
+      report.warning('UNSUPPORTED_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source "${source.name ?? ''}" is an Arazzo document; the v1 runner only calls OpenAPI sources, so steps that use it fail at runtime ${RUNS_WITH_V2}`);
     } else if (source.type !== undefined && source.type !== 'openapi') {
       report.error('INVALID_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source type "${source.type}" is not "openapi" or "arazzo"`);
     }

@@ -56,7 +56,7 @@ function checkStepReference(expr: Expression, stepId: string, output: string | u
     report.error('UNKNOWN_STEP', pointer, `${expr.source} names step "${stepId}", which workflow "${workflow.workflowId ?? ''}" does not have${didYouMean(stepId, ids)}`);
     return;
   }
-  if (output !== undefined && !Object.hasOwn(target.outputs, output)) {
+  if (output !== undefined && !declaresOutput(target.outputs, output)) {
     const declared = Object.keys(target.outputs);
     const known = declared.length === 0 ? 'it declares no outputs' : `it declares ${declared.map((name) => `"${name}"`).join(', ')}`;
     report.error('UNKNOWN_STEP_OUTPUT', pointer, `${expr.source}: step "${stepId}" has no output "${output}" (${known})${didYouMean(output, declared)}`);
@@ -68,4 +68,13 @@ function checkStepReference(expr: Expression, stepId: string, output: string | u
   } else if (index > scope.stepIndex) {
     report.warning('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to step "${stepId}", which comes later in the workflow and will not have run yet (unless a goto jumps back)`);
   }
+}
+
+/** `list` or `list.name` (Arazzo's `.` property de-reference) of a declared output `list`. */
+function declaresOutput(outputs: object, name: string): boolean {
+  if (Object.hasOwn(outputs, name)) return true;
+  for (let dot = name.lastIndexOf('.'); dot > 0; dot = name.lastIndexOf('.', dot - 1)) {
+    if (Object.hasOwn(outputs, name.slice(0, dot))) return true;
+  }
+  return false;
 }

@@ -4,8 +4,8 @@ import { checkCriteria } from './check-criteria.js';
 import { checkExpressionString, checkTemplate } from './check-expressions.js';
 import { checkParameters } from './check-parameters.js';
 import { indexSteps, type ExpressionScope } from './expression-scope.js';
-import type { Report } from './finding.js';
-import type { ArazzoDocument, Step } from './model.js';
+import { RUNS_WITH_V2, type Report } from './finding.js';
+import type { ArazzoDocument, Step, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
 import { childPointer, isObject } from './read-fields.js';
 
@@ -18,6 +18,7 @@ export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => 
     const scope: ExpressionScope = { doc, parsed, workflow, stepIndexes, phase: 'request' };
     const callsOperations = workflow.steps.some((step) => step.workflowId === undefined);
     checkParameters(workflow.parameters, scope, callsOperations, report);
+    checkDependsOn(workflow, report);
     workflow.steps.forEach((step, index) => checkStep(step, { doc, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report));
     checkChain(workflow.successActions, 'success', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
     checkChain(workflow.failureActions, 'failure', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
@@ -34,6 +35,13 @@ function checkStep(step: Step, request: ExpressionScope, rawAt: (pointer: string
     if (body.payload !== undefined) checkTemplate(body.payload, childPointer(body.pointer, 'payload'), request, report, false);
     for (const replacement of body.replacements) {
       if (replacement.value !== undefined) checkTemplate(replacement.value, childPointer(replacement.pointer, 'value'), request, report, true);
+    }
+    if (body.replacements.length > 0) {
+      report.warning(
+        'REPLACEMENTS_UNSUPPORTED',
+        childPointer(body.pointer, 'replacements'),
+        `step "${step.stepId ?? ''}" has requestBody.replacements, which the v1 runner does not apply; the step fails before its request is sent ${RUNS_WITH_V2}`,
+      );
     }
   }
   checkCriteria(step.successCriteria, 'success', response, report);
@@ -53,11 +61,22 @@ function checkOperationFields(step: Step, rawAt: (pointer: string) => unknown, r
     report.error('STEP_OPERATION_CONFLICT', childPointer(step.pointer, present[1] ?? ''), `${label} has ${present.join(' and ')}; give exactly one`);
   }
   if (step.operationPath !== undefined) {
-    report.warning('OPERATION_PATH_UNSUPPORTED', childPointer(step.pointer, 'operationPath'), `${label} uses operationPath, which the v1 runner does not support; the step fails at runtime (use operationId)`);
+    report.warning('OPERATION_PATH_UNSUPPORTED', childPointer(step.pointer, 'operationPath'), `${label} uses operationPath, which the v1 runner does not support; the step fails at runtime, use operationId ${RUNS_WITH_V2}`);
   }
   if (step.workflowId !== undefined) {
-    report.warning('NESTED_WORKFLOW_UNSUPPORTED', childPointer(step.pointer, 'workflowId'), `${label} runs workflow "${step.workflowId}"; nested workflows are not supported by the v1 runner, so the step fails at runtime`);
+    report.warning('NESTED_WORKFLOW_UNSUPPORTED', childPointer(step.pointer, 'workflowId'), `${label} runs workflow "${step.workflowId}"; nested workflows are not supported by the v1 runner, so the step fails at runtime ${RUNS_WITH_V2}`);
   }
+}
+
+// v1 runs only the selected workflow, so a workflow with dependencies would run without them.
+function checkDependsOn(workflow: Workflow, report: Report): void {
+  if (workflow.dependsOn.length === 0) return;
+  const names = workflow.dependsOn.map((id) => `"${id}"`).join(', ');
+  report.warning(
+    'DEPENDS_ON_UNSUPPORTED',
+    childPointer(workflow.pointer, 'dependsOn'),
+    `workflow "${workflow.workflowId ?? ''}" depends on ${names}; the v1 runner does not run dependencies, so it refuses to run this workflow ${RUNS_WITH_V2}`,
+  );
 }
 
 function checkOutputs(outputs: Record<string, string>, pointer: string, scope: ExpressionScope, report: Report): void {

@@ -15,13 +15,17 @@ export type FindingCode =
   | 'INVALID_SOURCE_TYPE'
   | 'UNSUPPORTED_SOURCE_TYPE'
   | 'UNKNOWN_WORKFLOW'
+  | 'DEPENDS_ON_UNSUPPORTED'
   | 'STEP_WITHOUT_OPERATION'
   | 'STEP_OPERATION_CONFLICT'
   | 'OPERATION_PATH_UNSUPPORTED'
   | 'NESTED_WORKFLOW_UNSUPPORTED'
   | 'OPERATION_NOT_FOUND'
   | 'AMBIGUOUS_OPERATION_ID'
+  | 'SOURCE_NOT_CHECKED'
   | 'UNKNOWN_SOURCE'
+  | 'MISSING_PATH_PARAMETER'
+  | 'UNKNOWN_PARAMETER'
   | 'INVALID_PARAMETER_LOCATION'
   | 'INVALID_REFERENCE'
   | 'UNKNOWN_COMPONENT'
@@ -32,6 +36,8 @@ export type FindingCode =
   | 'MISSING_GOTO_TARGET'
   | 'UNKNOWN_GOTO_STEP'
   | 'CROSS_WORKFLOW_GOTO'
+  | 'RETRY_TARGET_UNSUPPORTED'
+  | 'ACTION_TARGET_CONFLICT'
   | 'INVALID_RETRY_LIMIT'
   | 'INVALID_RETRY_AFTER'
   | 'UNKNOWN_CRITERION_TYPE'
@@ -42,12 +48,16 @@ export type FindingCode =
   | 'EXPRESSION_SYNTAX'
   | 'EXPRESSION_KEPT_LITERAL'
   | 'PAYLOAD_CYCLE'
+  | 'REPLACEMENTS_UNSUPPORTED'
   | 'RESPONSE_NOT_AVAILABLE'
   | 'UNKNOWN_STEP'
   | 'UNKNOWN_STEP_OUTPUT'
   | 'FORWARD_STEP_REFERENCE';
 
 export type Severity = 'error' | 'warning';
+
+/** The end of every message about a construct the v1 runner does not support, in findings and at runtime. */
+export const RUNS_WITH_V2 = '(runs with --tool-runner v2)';
 
 /** One problem found in a document, located by JSON pointer and (when known) line and column. */
 export interface Finding {

@@ -39,8 +39,9 @@ export function lockPathOf(paths: Pick<ConfigPaths, 'configDir'>): string {
 
 /**
  * Runs `work` while holding the lock, creating the config folder (0700) when missing. Throws
- * ConfigError: CONFIG_READ_ONLY for a read-only folder or one of `options.writes`, CONFIG_LOCKED when another process held the
- * lock for `waitMs`, CONFIG_LOCK_LOST when this process was too slow to keep it; and whatever `work` throws.
+ * ConfigError: CONFIG_READ_ONLY for a read-only folder or one of `options.writes`, CONFIG_LOCKED
+ * when another process held the lock for `waitMs`, CONFIG_LOCK_LOST when this process was too slow
+ * to keep it; and whatever `work` throws.
  */
 export async function withConfigLock<T>(paths: Pick<ConfigPaths, 'configDir'>, work: (lock: ConfigLock) => Promise<T>, options: LockOptions = {}): Promise<T> {
   const timing = options.timing ?? { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS };
@@ -59,18 +60,7 @@ export async function withConfigLock<T>(paths: Pick<ConfigPaths, 'configDir'>, w
       lost = error;
     },
   };
-  const deadline = Date.now() + timing.waitMs;
-  let release: (() => Promise<void>) | undefined;
-  while (release === undefined) {
-    try {
-      release = await lock(paths.configDir, lockOptions);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ELOCKED') throw new ConfigError('CONFIG_WRITE_FAILED', `cannot create the lock ${lockPath} (${code ?? (error as Error).message})`, 'Check the permissions of the folder and the free space.');
-      if (Date.now() >= deadline) throw lockedError(lockPath, timing);
-      await pause(20 + Math.random() * 60);
-    }
-  }
+  const release = await acquire(() => lock(paths.configDir, lockOptions), lockPath, timing);
   let result: T;
   try {
     await refuseReadOnlyFiles(options.writes ?? []);
@@ -86,6 +76,22 @@ export async function withConfigLock<T>(paths: Pick<ConfigPaths, 'configDir'>, w
     );
   }
   return result;
+}
+
+// proper-lockfile's own retries would work too, but a deadline says plainly how long a command waits.
+async function acquire(tryLock: () => Promise<() => Promise<void>>, lockPath: string, timing: LockTiming): Promise<() => Promise<void>> {
+  const deadline = Date.now() + timing.waitMs;
+  for (;;) {
+    try {
+      return await tryLock();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ELOCKED') throw new ConfigError('CONFIG_WRITE_FAILED', `cannot create the lock ${lockPath} (${code ?? (error as Error).message})`, 'Check the permissions of the folder and the free space.');
+      if (Date.now() >= deadline) throw lockedError(lockPath, timing);
+      // A little jitter, so that waiting commands do not retry in step.
+      await pause(20 + Math.random() * 60);
+    }
+  }
 }
 
 async function makeConfigDir(dir: string): Promise<void> {

@@ -49,9 +49,18 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** `==` of the condition language: numeric when a number meets a numeric string, otherwise jsonEqual. */
+/**
+ * `==` of the condition language: numeric when a number meets a numeric string, case-insensitive
+ * when two strings meet (Arazzo's Criterion Object: "String comparisons MUST be case insensitive"),
+ * otherwise jsonEqual (strings inside arrays and objects compare exactly).
+ */
 export function looseEqual(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string') {
+    if (typeof b === 'string') return a === b || a.toLowerCase() === b.toLowerCase();
+    if (typeof b === 'number') return toNumber(a) === b;
+    return false;
+  }
   if (typeof a === 'number' && typeof b === 'string') return toNumber(b) === a;
-  if (typeof a === 'string' && typeof b === 'number') return toNumber(a) === b;
   return jsonEqual(a, b);
 }
+

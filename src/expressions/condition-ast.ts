@@ -12,7 +12,8 @@ interface Node {
 
 /** A parsed condition, discriminated by `kind`. */
 export type Condition =
-  | (Node & { kind: 'expression'; expression: Expression })
+  /** `access`: the `.name` and `[0]` accessors after the expression, as JSON pointer tokens (usually none). */
+  | (Node & { kind: 'expression'; expression: Expression; access: string[] })
   | (Node & { kind: 'literal'; value: LiteralValue })
   | (Node & { kind: 'not'; operand: Condition })
   | (Node & { kind: 'compare'; op: CompareOp; left: Condition; right: Condition })

@@ -4,6 +4,7 @@ import type { ExpressionContext } from './context.js';
 import { isTruthy, looseEqual, toNumber } from './compare-values.js';
 import { ConditionEvaluationError } from './errors.js';
 import { evaluateExpression } from './evaluate-expression.js';
+import { resolvePointer } from './json-pointer.js';
 
 /** The spec's exact wording; callers and users match on it. */
 const NOT_A_NUMBER = 'operand cannot be coerced to a number';
@@ -16,8 +17,10 @@ function numeric(node: Condition, ctx: ExpressionContext): number {
 
 function valueOf(node: Condition, ctx: ExpressionContext): unknown {
   switch (node.kind) {
-    case 'expression':
-      return evaluateExpression(node.expression, ctx) ?? null;
+    case 'expression': {
+      const value = evaluateExpression(node.expression, ctx);
+      return (node.access.length === 0 ? value : resolvePointer(value, node.access)) ?? null;
+    }
     case 'literal':
       return node.value;
     case 'not':

@@ -10,6 +10,22 @@ function own(record: unknown, key: string): unknown {
 }
 
 /**
+ * A named entry (input, output, component): the key as written, else, for `a.b.c` with no such
+ * key, Arazzo's `.` property de-reference (`a`, then its property `b`, then `c`). The longest key
+ * that exists wins, so an output really called `a.b` is still found first.
+ */
+function named(record: unknown, name: string): unknown {
+  const exact = own(record, name);
+  if (exact !== undefined || !name.includes('.')) return exact;
+  const parts = name.split('.');
+  for (let cut = parts.length - 1; cut > 0; cut--) {
+    const head = own(record, parts.slice(0, cut).join('.'));
+    if (head !== undefined) return resolvePointer(head, parts.slice(cut));
+  }
+  return undefined;
+}
+
+/**
  * Case-insensitive header lookup (RFC 9110). Several matching entries or an array value are
  * combined into one field value with ", " (RFC 9110 section 5.3).
  */
@@ -67,12 +83,12 @@ export function evaluateExpression(expr: Expression, ctx: ExpressionContext): un
     case 'response':
       return selectResponse(ctx.response, expr.selector);
     case 'inputs':
-      return resolvePointer(own(ctx.inputs, expr.name), expr.pointer);
+      return resolvePointer(named(ctx.inputs, expr.name), expr.pointer);
     case 'outputs':
-      return resolvePointer(own(ctx.outputs, expr.name), expr.pointer);
+      return resolvePointer(named(ctx.outputs, expr.name), expr.pointer);
     case 'stepOutputs': {
       const step = own(ctx.steps, expr.stepId) as { outputs?: unknown } | undefined;
-      return resolvePointer(own(step?.outputs, expr.name), expr.pointer);
+      return resolvePointer(named(step?.outputs, expr.name), expr.pointer);
     }
     case 'stepRequest': {
       const step = own(ctx.steps, expr.stepId) as { request?: RequestData } | undefined;
@@ -84,11 +100,11 @@ export function evaluateExpression(expr: Expression, ctx: ExpressionContext): un
     }
     case 'workflow': {
       const workflow = own(ctx.workflows, expr.workflowId);
-      return resolvePointer(own(own(workflow, expr.field), expr.name), expr.pointer);
+      return resolvePointer(named(own(workflow, expr.field), expr.name), expr.pointer);
     }
     case 'sourceDescription':
       return own(own(ctx.sourceDescriptions, expr.name), expr.field);
     case 'component':
-      return resolvePointer(own(own(ctx.components, expr.section), expr.name), expr.pointer);
+      return resolvePointer(named(own(ctx.components, expr.section), expr.name), expr.pointer);
   }
 }

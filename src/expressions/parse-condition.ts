@@ -75,7 +75,7 @@ class ConditionParser {
         return { kind: 'literal', value: token.value, ...this.span(token.offset, token.end) };
       case 'expression':
         this.index++;
-        return { kind: 'expression', expression: token.expression, ...this.span(token.offset, token.end) };
+        return { kind: 'expression', expression: token.expression, access: token.access, ...this.span(token.offset, token.end) };
       case '(': {
         this.index++;
         const inner = this.nested(() => this.or());

@@ -18,13 +18,25 @@ function isLetter(c: number): boolean {
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
-/** Step, workflow and source ids: `[A-Za-z0-9_-]` (a '.' would be ambiguous with the next segment). */
+/** Source names: `[A-Za-z0-9_-]`, as Arazzo requires (a '.' would be ambiguous with the next segment). */
 function isIdChar(c: number): boolean {
   return isLetter(c) || isDigit(c) || c === 95 /* _ */ || c === 45 /* - */;
+}
+/**
+ * Step and workflow ids only SHOULD be `[A-Za-z0-9_-]`, and the ABNF reads them as `*CHAR`: any
+ * character but the '.' that ends the segment, the '#' of a pointer, the braces of an embedded
+ * `{$expr}` and control characters ("Search Stations" is a step id).
+ */
+function isLooseIdChar(c: number): boolean {
+  return c > 31 && c !== 127 && c !== 46 /* . */ && c !== 35 /* # */ && c !== 123 /* { */ && c !== 125 /* } */;
 }
 /** Input, output, component and field names may also contain '.', as Arazzo map keys may. */
 function isNameChar(c: number): boolean {
   return isIdChar(c) || c === 46 /* . */;
+}
+/** A property after `.` in a condition: a name without '.', which separates properties there. */
+function isAccessorChar(c: number): boolean {
+  return isIdChar(c) || c === 36 /* $ */ || c === 64 /* @ */;
 }
 /** Query and path parameter names also allow brackets (`filter[status]`). */
 function isParamNameChar(c: number): boolean {
@@ -48,14 +60,46 @@ class ExpressionParser {
   constructor(private readonly text: string) {}
 
   parse(): Expression {
+    const expr = this.parsePrefix();
+    if (this.pos < this.text.length) this.trailing();
+    return expr;
+  }
+
+  /** Parses the longest expression at the start of the text; `this.pos` is left where it ends. */
+  parsePrefix(): Expression {
     if (this.text[0] !== '$') this.fail('a runtime expression starts with "$"', 0);
     this.pos = 1;
     const root = this.word();
-    const expr = this.parseRoot(root);
-    if (this.pos < this.text.length) {
-      this.fail(`unexpected ${JSON.stringify(this.text[this.pos])} after "${this.text.slice(0, this.pos)}"`);
+    return this.parseRoot(root);
+  }
+
+  /** Reads `.name` and `[index]` accessors up to the end of the text; throws at anything else. */
+  accessors(): string[] {
+    const tokens: string[] = [];
+    while (this.pos < this.text.length) {
+      const ch = this.text[this.pos];
+      if (ch === '.') {
+        this.pos++;
+        tokens.push(this.take(isAccessorChar, 'a property name'));
+      } else if (ch === '[') {
+        const start = ++this.pos;
+        const index = this.takeWhile(isDigit);
+        if (index === '' || this.text[this.pos] !== ']') this.fail('"[" must be followed by an array index and "]", e.g. [0]', start);
+        this.pos++;
+        tokens.push(index);
+      } else {
+        this.trailing();
+      }
     }
-    return expr;
+    return tokens;
+  }
+
+  private trailing(): never {
+    return this.fail(`unexpected ${JSON.stringify(this.text[this.pos])} after "${this.text.slice(0, this.pos)}"`);
+  }
+
+  get position(): number {
+    return this.pos;
   }
 
   private parseRoot(root: string): Expression {
@@ -108,7 +152,7 @@ class ExpressionParser {
   private step(): Expression {
     const source = this.text;
     this.dot();
-    const stepId = this.id('a step id');
+    const stepId = this.take(isLooseIdChar, 'a step id');
     this.dot();
     const field = this.keyword(['outputs', 'response', 'request'], `after "$steps.${stepId}."`);
     this.dot();
@@ -121,7 +165,7 @@ class ExpressionParser {
 
   private workflow(): Expression {
     this.dot();
-    const workflowId = this.id('a workflow id');
+    const workflowId = this.take(isLooseIdChar, 'a workflow id');
     this.dot();
     const field = this.keyword(['inputs', 'outputs'], `after "$workflows.${workflowId}."`);
     this.dot();
@@ -212,6 +256,21 @@ class ExpressionParser {
 /** Parses one runtime expression (the whole string). Throws ExpressionSyntaxError. */
 export function parseExpression(source: string): Expression {
   return new ExpressionParser(source).parse();
+}
+
+/**
+ * Parses an expression followed by Arazzo's `.` (property) and `[]` (index) operators, as a
+ * condition may write them: `$response.body.data[0].id` is `$response.body` and the accessor
+ * tokens `data`, `0`, `id` (applied like JSON pointer tokens). Throws ExpressionSyntaxError.
+ */
+export function parseExpressionWithAccessors(source: string): { expression: Expression; access: string[] } {
+  const parser = new ExpressionParser(source);
+  const expression = parser.parsePrefix();
+  const end = parser.position;
+  if (end === source.length) return { expression, access: [] };
+  const access = parser.accessors();
+  expression.source = source.slice(0, end);
+  return { expression, access };
 }
 
 /** Whether the whole string is a runtime expression; never throws. */

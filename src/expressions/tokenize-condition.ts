@@ -2,13 +2,13 @@
 import type { Expression } from './ast.js';
 import type { CompareOp, LiteralValue } from './condition-ast.js';
 import { ConditionSyntaxError, ExpressionSyntaxError } from './errors.js';
-import { parseExpression } from './parse-expression.js';
+import { parseExpressionWithAccessors } from './parse-expression.js';
 
 export type ConditionToken = { offset: number; end: number } & (
   | { type: '(' | ')' | '!' | '&&' | '||' | 'end' }
   | { type: 'op'; op: CompareOp }
   | { type: 'literal'; value: LiteralValue }
-  | { type: 'expression'; expression: Expression }
+  | { type: 'expression'; expression: Expression; access: string[] }
 );
 
 const NUMBER = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
@@ -61,13 +61,13 @@ export function tokenizeCondition(text: string): ConditionToken[] {
       fail(`"${ch}" is not an operator: use "${ch}${ch}"`, start);
     } else if (ch === '$') {
       i = expressionEnd(text, start);
-      const source = text.slice(start, i);
-      try {
-        tokens.push({ type: 'expression', expression: parseExpression(source), offset: start, end: i });
-      } catch (error) {
-        if (error instanceof ExpressionSyntaxError) fail(error.message, start + error.offset);
-        throw error;
-      }
+      tokens.push(expressionToken(text.slice(start, i), start, start, i, fail));
+    } else if (pair === '{$') {
+      // `{$steps.Search Stations.outputs.id}`: braces let an expression hold spaces and operators.
+      const close = text.indexOf('}', start);
+      if (close < 0) fail('"{$" has no closing "}"', start);
+      i = close + 1;
+      tokens.push(expressionToken(text.slice(start + 1, close), start + 1, start, i, fail));
     } else if (ch === "'" || ch === '"') {
       i = readString(text, start, fail, tokens);
     } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
@@ -94,6 +94,17 @@ export function tokenizeCondition(text: string): ConditionToken[] {
   }
   tokens.push({ type: 'end', offset: text.length, end: text.length });
   return tokens;
+}
+
+/** An expression token for `source` (found at `at` in the condition), with its `.name` and `[0]` accessors. */
+function expressionToken(source: string, at: number, offset: number, end: number, fail: (message: string, at: number) => never): ConditionToken {
+  try {
+    const { expression, access } = parseExpressionWithAccessors(source);
+    return { type: 'expression', expression, access, offset, end };
+  } catch (error) {
+    if (error instanceof ExpressionSyntaxError) return fail(error.message, at + error.offset);
+    throw error;
+  }
 }
 
 /** Reads a quoted string starting at `start`, pushes it, returns the index after the closing quote. */

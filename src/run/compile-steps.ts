@@ -1,7 +1,7 @@
 import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { EXIT, ToolError } from '../cli/errors.js';
-import { compileTemplate, type Template, type TemplateWarning } from '../expressions/index.js';
+import { compileTemplate, type ExpressionContext, type Template, type TemplateWarning } from '../expressions/index.js';
 import type { Operation } from '../openapi/index.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
@@ -21,7 +21,12 @@ export interface StepProgram extends StepCriteria {
   outputs: CompiledOutputs;
   /** Whether an expression may read this step's request or response (`$steps.<id>.request…`); if not, they are not kept for later steps. */
   dataRead: boolean;
+  /** What `$sourceDescriptions.…` and `$components.…` resolve to; one object shared by every step of the workflow. */
+  scope?: DocumentScope;
 }
+
+/** The document-level part of an expression context: the same for every step, built once. */
+export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions' | 'components'>>;
 
 /** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
 export class StepPreparationError extends ToolError {
@@ -109,6 +114,39 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
     for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
   }
   program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
+}
+
+/**
+ * `$sourceDescriptions.<name>.url` (the description's absolute path or URL), `.type`, `.name`
+ * and `.<operationId>` (the operation's id, when the source has it); `$components.parameters.<name>`
+ * (the parameter object as written) and `$components.inputs.<name>`. Built once per workflow run.
+ */
+export function documentScope(doc: ArazzoDocument, sources: BoundSource[]): DocumentScope {
+  const sourceDescriptions: DocumentScope['sourceDescriptions'] = {};
+  for (const source of doc.sourceDescriptions) {
+    if (source.name === undefined) continue;
+    const bound = sources.find((s) => s.name === source.name);
+    const fields: Record<string, unknown> = {};
+    for (const operationId of bound?.description.operations.keys() ?? []) define(fields, operationId, operationId);
+    define(fields, 'name', source.name);
+    define(fields, 'url', bound?.description.location ?? source.url);
+    define(fields, 'type', source.type ?? 'openapi');
+    define(sourceDescriptions, source.name, fields);
+  }
+  const parameters: Record<string, unknown> = {};
+  for (const [name, parameter] of Object.entries(doc.components?.parameters ?? {})) {
+    const plain: Record<string, unknown> = {};
+    if (parameter.name !== undefined) plain.name = parameter.name;
+    if (parameter.in !== undefined) plain.in = parameter.in;
+    if (parameter.value !== undefined) plain.value = parameter.value;
+    define(parameters, name, plain);
+  }
+  return { sourceDescriptions, components: { parameters, inputs: doc.components?.inputs ?? {} } };
+}
+
+/** Sets an own data property: a name such as "__proto__" must stay data. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;

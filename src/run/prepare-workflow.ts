@@ -2,7 +2,7 @@ import type { WorkflowPlan } from '../../machines/types.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
 import type { TemplateWarning } from '../expressions/index.js';
 import type { BoundSource } from './bind-sources.js';
-import { compileStep, stepsWithDataRead, type StepProgram } from './compile-steps.js';
+import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from './compile-steps.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import { planStep, stepIndexOf } from './plan-workflow.js';
 
@@ -24,6 +24,7 @@ export interface PreparedWorkflow {
 export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[]): PreparedWorkflow {
   const index = stepIndexOf(workflow);
   const dataRead = stepsWithDataRead(doc, workflow);
+  const scope = documentScope(doc, sources);
   const steps = [];
   const programs: StepProgram[] = [];
   for (const [i, step] of workflow.steps.entries()) {
@@ -37,6 +38,7 @@ export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources
       actionCriteria: [],
       outputs: [],
       dataRead: dataRead(stepId),
+      scope,
     };
     steps.push(planStep(doc, workflow, step, index, program));
     compileStep(doc, workflow, step, sources, program, warnings);
