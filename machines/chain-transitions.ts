@@ -1,23 +1,26 @@
 /**
- * Arazzo success and failure actions as XState transition configs: one guarded transition per
- * action (two for `retry`), tried in chain order, first match wins. Each carries the action as
- * `meta` (name, type, outcome) and the plan's label as `description`; failures are data.
+ * Arazzo success and failure actions as XState transition configs on a step's `runStep.done`
+ * event: one guarded transition per action (two for `retry`), tried in chain order, first match
+ * wins. Success actions apply only when the step succeeded (`whenSucceeded`); failure actions come
+ * after the step's "succeeded: on to the next step" transition, so they see only failures. Each
+ * transition records the step (`recordStep`) before it leaves, carries the action as `meta` (name,
+ * type, outcome) and the plan's label as `description`; failures are data.
  */
 import { FAILED, SUB_STATE, SUCCEEDED, stepTarget } from './state-keys.js';
 import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
-import type { ActionRef, TransitionConfig } from './workflow-setup.js';
+import type { ActionRef, CriteriaParams, TransitionConfig } from './workflow-setup.js';
 
 type FailedVia = StepRecord['failedVia'];
 
 /** The transitions of one success action: `end` to `succeeded`, `goto` to the target step. Throws on a plan that breaks its invariants. */
 export function successTransitions(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): TransitionConfig[] {
-  return [...brokenCriteriaTransitions(step, action, false), successTransition(plan, step, action)];
+  return [...brokenCriteriaTransitions(step, action, true), successTransition(plan, step, action)];
 }
 
-/** The transitions of one failure action; each records the step before it leaves. Throws on a plan that breaks its invariants. */
+/** The transitions of one failure action. Throws on a plan that breaks its invariants. */
 export function failureTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): TransitionConfig[] {
-  if (action.unsupported) return [unsupportedTransition(step, action, true)];
-  return [...brokenCriteriaTransitions(step, action, true), ...actionTransitions(plan, step, index, action)];
+  if (action.unsupported) return [unsupportedTransition(step, action, false)];
+  return [...brokenCriteriaTransitions(step, action, false), ...actionTransitions(plan, step, index, action)];
 }
 
 /** Whether a step's failure chain can retry it, so the step needs a `backoff` sub-state. */
@@ -25,7 +28,7 @@ export function canRetry(step: StepPlan): boolean {
   return step.onFailure.some((action) => action.type === 'retry' && !action.unsupported);
 }
 
-/** The `recordStep` action of a step, optionally marking how a failed step was left. */
+/** The `recordStep` action of a step (stores the outcome, records the step), optionally marking how a failed step was left. */
 export function recordAction(step: StepPlan, failedVia?: FailedVia): ActionRef {
   return { type: 'recordStep', params: failedVia ? { stepId: step.stepId, failedVia } : { stepId: step.stepId } };
 }
@@ -40,12 +43,14 @@ function gotoTarget(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): str
   return stepTarget(action.targetIndex!, target.stepId);
 }
 
-function unsupportedTransition(step: StepPlan, action: ActionPlan, recordFirst: boolean): TransitionConfig {
-  const actions: ActionRef[] = [];
-  if (recordFirst) actions.push(recordAction(step));
-  actions.push({ type: 'fail', params: { code: 'UNSUPPORTED', stepId: step.stepId, reason: action.unsupported } });
+function criteriaGuard(action: ActionPlan, whenSucceeded: boolean): { type: 'criteriaHold'; params: CriteriaParams } {
+  return { type: 'criteriaHold', params: whenSucceeded ? { criteriaId: action.criteriaId, whenSucceeded: true } : { criteriaId: action.criteriaId } };
+}
+
+function unsupportedTransition(step: StepPlan, action: ActionPlan, whenSucceeded: boolean): TransitionConfig {
+  const actions: ActionRef[] = [recordAction(step), { type: 'fail', params: { code: 'UNSUPPORTED', stepId: step.stepId, reason: action.unsupported } }];
   return {
-    guard: { type: 'criteriaHold', params: { criteriaId: action.criteriaId } },
+    guard: criteriaGuard(action, whenSucceeded),
     target: FAILED,
     description: action.label,
     meta: meta(action, 'unsupported'),
@@ -54,14 +59,12 @@ function unsupportedTransition(step: StepPlan, action: ActionPlan, recordFirst: 
 }
 
 /** When an action's criteria cannot be evaluated (an ordering comparison on a non-number), the step fails. */
-function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, recordFirst: boolean): TransitionConfig[] {
+function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, whenSucceeded: boolean): TransitionConfig[] {
   if (!action.criteriaCanFail || action.criteriaId === undefined) return [];
-  const actions: ActionRef[] = [];
-  if (recordFirst) actions.push(recordAction(step));
-  actions.push({ type: 'failOnCriteria', params: { stepId: step.stepId, criteriaId: action.criteriaId, action: action.name } });
+  const actions: ActionRef[] = [recordAction(step), { type: 'failOnCriteria', params: { stepId: step.stepId, criteriaId: action.criteriaId, action: action.name } }];
   return [
     {
-      guard: { type: 'criteriaBroken', params: { criteriaId: action.criteriaId } },
+      guard: { type: 'criteriaBroken', params: whenSucceeded ? { criteriaId: action.criteriaId, whenSucceeded: true as const } : { criteriaId: action.criteriaId } },
       target: FAILED,
       description: action.label,
       meta: meta(action, 'criteriaBroken'),
@@ -71,20 +74,21 @@ function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, recordFir
 }
 
 function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): TransitionConfig {
-  if (action.unsupported) return unsupportedTransition(step, action, false);
-  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } } as const;
+  if (action.unsupported) return unsupportedTransition(step, action, true);
+  const guard = criteriaGuard(action, true);
+  const actions = recordAction(step);
   switch (action.type) {
     case 'end':
-      return { guard, target: SUCCEEDED, description: action.label, meta: meta(action, 'fired') };
+      return { guard, target: SUCCEEDED, description: action.label, meta: meta(action, 'fired'), actions };
     case 'goto':
-      return { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label, meta: meta(action, 'fired') };
+      return { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label, meta: meta(action, 'fired'), actions };
     default:
       throw new Error(`step ${step.stepId}: a success chain cannot hold a ${action.type} action ("${action.name}")`);
   }
 }
 
 function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): TransitionConfig[] {
-  const guard = { type: 'criteriaHold', params: { criteriaId: action.criteriaId } } as const;
+  const guard = criteriaGuard(action, false);
   const description = action.label;
   switch (action.type) {
     case 'end':

@@ -1,6 +1,6 @@
 import { canRetry, failureTransitions, recordAction, successTransitions } from './chain-transitions.js';
-import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget, type SubState } from './state-keys.js';
-import { RUN_STEP_DONE, RUN_STEP_ERROR, type StepRunner } from './step-runner.js';
+import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
+import { RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { FailureCode, Judge, StepPlan, WorkflowContext, WorkflowPlan } from './types.js';
 import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
@@ -8,20 +8,22 @@ export type { StepRunner } from './step-runner.js';
 
 /**
  * Compiles one workflow plan into an XState machine: a state per step and the finals `succeeded`
- * and `failed`. A step has the sub-states `entering` and `calling`, plus `onSuccess`, `onFailure`
- * and `backoff` only when its chains need them. The step's outcome is judged on the transitions of
- * `calling`'s `runStep.done` event; action chains become ordered guarded eventless transitions,
- * the last one being "no action applies". `runStep` runs the step bodies, in one actor invoked at
- * the root (tests may swap it with `machine.provide()`). Failures are recorded as data
- * (`RunFailure`); src/run words them. Throws on a plan that breaks its invariants (a goto without a
- * target, a retry in a success chain): src/run validates first.
+ * and `failed`. A step is one atomic state: entering it runs the step (`startRun` sends the
+ * `runStep` actor a `run` event), and the transitions of its `runStep.done` event judge the
+ * outcome and apply the action chains, in order, first match wins, the last one being "no action
+ * applies". Only a step whose failure chain can retry it is compound, with `calling` and
+ * `backoff`. `runStep` runs the step bodies, in one actor invoked at the root (tests may swap it
+ * with `machine.provide()`). Failures are recorded as data (`RunFailure`); src/run words them.
+ * Throws on a plan that breaks its invariants (a goto without a target, a retry in a success
+ * chain): src/run validates first.
  */
 export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: StepRunner) {
   const states: Record<string, StateConfig> = {};
   plan.steps.forEach((step, index) => {
     states[stepKey(index, step.stepId)] = stepState(plan, step, index);
   });
-  states.succeeded = { type: 'final', entry: 'computeOutputs' };
+  // The label keeps Mermaid from drawing the state as its entry action alone.
+  states.succeeded = { type: 'final', description: 'succeeded', entry: 'computeOutputs' };
   states.failed = { type: 'final' };
 
   return workflowSetup(judge, runStep).createMachine({
@@ -60,69 +62,52 @@ function failAction(step: StepPlan, code: FailureCode, reason?: string): ActionR
 }
 
 function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
-  const states: Record<string, StateConfig> = {
-    [SUB_STATE.entering]: {
+  const meta = { stepId: step.stepId, index };
+  const enter: ActionRef = { type: 'enterStep', params: { index } };
+  if (step.unsupported) {
+    // v1 cannot run this step: it fails when reached (after the budget check), so none of its chains can apply.
+    return {
+      meta,
+      entry: enter,
       always: [
         { guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') },
-        { target: stepTarget(index, step.stepId, SUB_STATE.calling), actions: 'countRun' },
+        { target: FAILED, actions: ['countRun', failAction(step, 'UNSUPPORTED', step.unsupported)] },
       ],
-    },
-  };
-  if (step.unsupported) {
-    // v1 cannot run this step: it fails when reached, so none of its chains can apply.
-    states[SUB_STATE.calling] = { always: { target: FAILED, actions: failAction(step, 'UNSUPPORTED', step.unsupported) } };
-  } else {
-    Object.assign(states, runStates(plan, step, index));
+    };
   }
+  // `startRun` reads the budget before `countRun` spends from it.
+  const run: ActionRef[] = [{ type: 'startRun', params: { index, stepId: step.stepId } }, 'countRun'];
+  const done = { [RUN_STEP_DONE]: doneTransitions(plan, step, index) };
+  if (!canRetry(step)) return { meta, entry: [enter, ...run], on: done };
+  // A retry waits in `backoff`, then enters `calling` again: the step's own entry (which resets
+  // the retry counter) runs only when the step is entered from elsewhere.
   return {
-    meta: { stepId: step.stepId, index },
-    entry: { type: 'enterStep', params: { index } },
-    initial: SUB_STATE.entering,
-    states,
+    meta,
+    entry: enter,
+    initial: SUB_STATE.calling,
+    states: {
+      [SUB_STATE.calling]: { entry: run, on: done },
+      [SUB_STATE.backoff]: { after: { retryDelay: { target: stepTarget(index, step.stepId, SUB_STATE.calling) } } },
+    },
   };
 }
 
-/** `calling` and the chain states of a step v1 can run. */
-function runStates(plan: WorkflowPlan, step: StepPlan, index: number): Record<string, StateConfig> {
-  const at = (sub: SubState) => stepTarget(index, step.stepId, sub);
+/**
+ * The transitions of a step's `runStep.done` event, first match wins: the budget was spent;
+ * a dry run goes on; the success actions; success goes on; the failure actions; the failure stops
+ * the workflow. Every one that follows a run records the step.
+ */
+function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number): TransitionConfig[] {
   const next = nextTarget(plan, index);
   const record = recordAction(step);
-  // Judging happens on the transitions out of `calling`. Without a success chain the step is
-  // recorded on its way to the next step; without a failure chain on its way to `failed`.
-  const succeeded: TransitionConfig =
-    step.onSuccess.length > 0
-      ? { guard: 'stepSucceeded', target: at(SUB_STATE.onSuccess), actions: 'storeOutcome' }
-      : { guard: 'stepSucceeded', target: next, reenter: true, actions: ['storeOutcome', record] };
-  const failed = (store: 'storeOutcome' | 'storeCrash'): TransitionConfig =>
-    step.onFailure.length > 0
-      ? { target: at(SUB_STATE.onFailure), actions: store }
-      : { target: FAILED, actions: [store, record, failAction(step, 'STEP_FAILED')] };
-  const states: Record<string, StateConfig> = {
-    [SUB_STATE.calling]: {
-      entry: { type: 'startRun', params: { index, stepId: step.stepId } },
-      on: {
-        [RUN_STEP_DONE]: [{ guard: 'wasDryRun', target: next, reenter: true, actions: ['storeOutcome', record] }, succeeded, failed('storeOutcome')],
-        // A crash of the step body (a bug) fails the step like any other failure.
-        [RUN_STEP_ERROR]: failed('storeCrash'),
-      },
-    },
-  };
-  if (step.onSuccess.length > 0) {
-    states[SUB_STATE.onSuccess] = {
-      entry: record,
-      // The last transition is "no success action applies": on to the next step.
-      always: [...step.onSuccess.flatMap((action) => successTransitions(plan, step, action)), { target: next, reenter: true }],
-    };
-  }
-  if (step.onFailure.length > 0) {
-    states[SUB_STATE.onFailure] = {
-      // The last transition is "no failure action applies": the step's failure stops the workflow.
-      always: [
-        ...step.onFailure.flatMap((action) => failureTransitions(plan, step, index, action)),
-        { target: FAILED, actions: [record, failAction(step, 'STEP_FAILED')] },
-      ],
-    };
-  }
-  if (canRetry(step)) states[SUB_STATE.backoff] = { after: { retryDelay: { target: at(SUB_STATE.entering) } } };
-  return states;
+  const transitions: TransitionConfig[] = [{ guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') }];
+  // A dry run shows every step once: it goes on without applying any action.
+  transitions.push({ guard: 'wasDryRun', target: next, reenter: true, actions: record });
+  for (const action of step.onSuccess) transitions.push(...successTransitions(plan, step, action));
+  // "No success action applies": on to the next step.
+  transitions.push({ guard: 'stepSucceeded', target: next, reenter: true, actions: record });
+  for (const action of step.onFailure) transitions.push(...failureTransitions(plan, step, index, action));
+  // "No failure action applies" (or there is no failure chain): the step's failure stops the workflow.
+  transitions.push({ target: FAILED, actions: [record, failAction(step, 'STEP_FAILED')] });
+  return transitions;
 }

@@ -1,14 +1,12 @@
 /** Predictable state keys, so graphs, traces and tests read the same names. */
 
 /**
- * Keys of a step's sub-states. `entering` and `calling` are in every step; `onSuccess`,
- * `onFailure` and `backoff` only where the step's chains need them (docs/state-machine.md).
+ * Keys of a step's sub-states. Only a step whose failure chain can retry it has sub-states:
+ * `calling`, where it runs, and `backoff`, where it waits before running again. Every other step
+ * is one atomic state (docs/state-machine.md).
  */
 export const SUB_STATE = {
-  entering: 'entering',
   calling: 'calling',
-  onSuccess: 'onSuccess',
-  onFailure: 'onFailure',
   backoff: 'backoff',
 } as const;
 

@@ -1,8 +1,8 @@
 /**
  * The actor that runs step bodies. It lives as long as the workflow (invoked once, at the root):
- * each `calling` state sends it a `run` event, and it answers with `runStep.done` or
- * `runStep.error`. Spawning and stopping a promise actor per step run cost a quarter to a third of
- * the machine's run time (an actor, a mailbox and an abort controller per run, and more snapshots).
+ * each step's `startRun` action sends it a `run` event, and it answers with `runStep.done`.
+ * Spawning and stopping a promise actor per step run cost a quarter to a third of the machine's
+ * run time (an actor, a mailbox and an abort controller per run, and more snapshots).
  */
 import { fromCallback } from 'xstate';
 import type { RunStepInput, StepOutcome } from './types.js';
@@ -10,42 +10,54 @@ import type { RunStepInput, StepOutcome } from './types.js';
 /** Runs one step body (src/run's executor; fakes in tests). `signal` aborts when the workflow is stopped mid-run. */
 export type StepRunner = (input: RunStepInput, signal: AbortSignal) => Promise<StepOutcome>;
 
-/** What the machine sends the runner to start a step run. */
+/**
+ * What the machine sends the runner to start a step run. With `budgetSpent`, the step budget
+ * (`--tool-max-steps`) was already used up when the step was entered: nothing runs, and the
+ * runner answers at once with an outcome that says so.
+ */
 export interface RunEvent {
   type: 'run';
   input: RunStepInput;
+  budgetSpent?: true;
 }
 
 export const RUN_STEP_DONE = 'runStep.done';
-export const RUN_STEP_ERROR = 'runStep.error';
 
-/** What the runner sends back when a step run settles. */
-export type RunStepEvent = { type: typeof RUN_STEP_DONE; output: StepOutcome } | { type: typeof RUN_STEP_ERROR; error: unknown };
+/** What the runner sends back when a step run settles; a crash of the step body is an outcome too (`crashed`). */
+export type RunStepEvent = { type: typeof RUN_STEP_DONE; output: StepOutcome };
+
+/** The outcome the runner answers a run event with when the budget was spent: no request was made. */
+export const BUDGET_SPENT: StepOutcome = Object.freeze({ statusCode: 0, ok: false, dryRun: false, outputs: {}, budgetSpent: true }) as StepOutcome;
 
 /**
- * The runner actor over `run`. One run is in flight at a time (the machine waits in `calling`).
- * Stopping the actor (the workflow ended or was interrupted) aborts a run still in flight, and its
- * result is then dropped, as a stopped promise actor's would be.
+ * The runner actor over `run`. One run is in flight at a time (the machine waits in the step's
+ * state). Stopping the actor
+ * (the workflow ended or was interrupted) aborts the one signal all runs share, and a result that
+ * arrives later is dropped, as a stopped promise actor's would be. A step body that throws (a bug)
+ * answers with a crash outcome, which fails the step like any other failure.
  */
 export function stepRunnerActor(run: StepRunner) {
   return fromCallback<RunEvent>(({ sendBack, receive }) => {
-    let inFlight: AbortController | undefined;
+    const controller = new AbortController();
+    let inFlight = false;
+    let stopped = false;
+    const settled = (output: StepOutcome): void => {
+      inFlight = false;
+      if (!stopped) sendBack({ type: RUN_STEP_DONE, output });
+    };
+    const crashed = (error: unknown): void => settled(crashOutcome(error));
     receive((event) => {
-      const controller = new AbortController();
-      inFlight = controller;
-      const settled = (answer: RunStepEvent) => {
-        if (inFlight !== controller) return;
-        inFlight = undefined;
-        sendBack(answer);
-      };
-      started(() => run(event.input, controller.signal)).then(
-        (output) => settled({ type: RUN_STEP_DONE, output }),
-        (error: unknown) => settled({ type: RUN_STEP_ERROR, error }),
-      );
+      inFlight = true;
+      if (event.budgetSpent) {
+        void Promise.resolve(BUDGET_SPENT).then(settled);
+        return;
+      }
+      started(() => run(event.input, controller.signal)).then(settled, crashed);
     });
     return () => {
-      inFlight?.abort();
-      inFlight = undefined;
+      stopped = true;
+      // A run that has settled keeps an unaborted signal; only one still in flight is aborted.
+      if (inFlight) controller.abort();
     };
   });
 }
@@ -57,4 +69,9 @@ function started<T>(start: () => Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/** The outcome of a step body that threw: a failure whose reason is the error's message. */
+export function crashOutcome(error: unknown): StepOutcome {
+  return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason: error instanceof Error ? error.message : String(error), crashed: true };
 }

@@ -74,6 +74,8 @@ export interface StepOutcome {
   reason?: string;
   /** The step body threw (a bug): `reason` is the error's message. */
   crashed?: true;
+  /** Nothing ran: the step budget was spent when the step was entered (the workflow fails with STEP_BUDGET_EXHAUSTED). */
+  budgetSpent?: true;
   /** Seconds from an HTTP Retry-After header on the response, when present. */
   retryAfterHeaderSeconds?: number;
   /** Expression data of this run (an object such as {request, response}) for later `$steps.<id>` references; opaque to the machine. */
@@ -138,9 +140,9 @@ export interface WorkflowContext {
   maxSteps: number;
   /** Retries used in the current visit of the current step. */
   retries: number;
-  /** Outcome of the step being judged. */
+  /** Outcome of the step's latest run, stored by `recordStep`. */
   last?: StepOutcome;
-  /** Index of the step being judged. */
+  /** Index of the step being run or judged. */
   current: number;
   retryDelayMs: number;
   outputs: Record<string, unknown>;
@@ -165,10 +167,14 @@ export interface RunStepInput {
  * evaluator; machine tests pass predicates). Must not throw.
  */
 export interface Judge {
-  /** Whether criteria set `criteriaId` holds for the step outcome in `context.last` (false when it cannot be evaluated). */
-  criteriaHold(criteriaId: number, context: WorkflowContext): boolean;
-  /** Why criteria set `criteriaId` cannot be evaluated for `context.last` (e.g. `operand cannot be coerced to a number`), or undefined. */
-  criteriaError(criteriaId: number, context: WorkflowContext): string | undefined;
+  /**
+   * Whether criteria set `criteriaId` holds for `outcome` (false when it cannot be evaluated). The
+   * machine judges on the `runStep.done` event, before the outcome is stored: `outcome` is the
+   * event's; without it, `context.last`.
+   */
+  criteriaHold(criteriaId: number, context: WorkflowContext, outcome?: StepOutcome): boolean;
+  /** Why criteria set `criteriaId` cannot be evaluated for `outcome` (or `context.last`), e.g. `operand cannot be coerced to a number`; undefined when it can. */
+  criteriaError(criteriaId: number, context: WorkflowContext, outcome?: StepOutcome): string | undefined;
   /** The workflow's outputs, evaluated at the end. */
   workflowOutputs(context: WorkflowContext): Record<string, unknown>;
 }

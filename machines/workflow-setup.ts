@@ -1,6 +1,6 @@
-import { assign, sendTo, setup } from 'xstate';
+import { sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
-import { RUN_STEP_DONE, RUN_STEP_ERROR, stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
+import { RUN_STEP_DONE, stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
 import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput } from './types.js';
 
 /** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
@@ -12,7 +12,25 @@ export interface FailParams {
   reason?: string;
 }
 
-/** The step-level guards, actions, actor and delay every compiled workflow uses, by name; `runStep` is supplied by the caller. */
+/** Parameters of the criteria guards: the action's criteria set, and `whenSucceeded` on a success action (the step must have succeeded too). */
+export interface CriteriaParams {
+  criteriaId?: number;
+  whenSucceeded?: true;
+}
+
+/**
+ * The step-level guards, actions, actor and delay every compiled workflow uses, by name; `runStep`
+ * is supplied by the caller.
+ *
+ * The actions change the context in place instead of through `assign`, which copies the context
+ * and makes a new snapshot object for every action: for a run of many steps that was the largest
+ * share of XState's garbage. XState runs these actions synchronously, in order, while it takes
+ * the transition, so each transition's snapshot (the one observers receive) holds the values after
+ * that transition. What the context does not give is history: an older snapshot object shows the
+ * current values, not the ones it had. Observers that keep something (the trace, the live view,
+ * src/run's reporter) copy what they need when they receive it; test/machines/in-place-context.test.ts
+ * checks that every snapshot observers receive is consistent.
+ */
 export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
   return setup({
     types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent; meta: StepMeta; transitionMeta: ActionMeta },
@@ -20,37 +38,53 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
       runStep: stepRunnerActor(runStep ?? missingRunner),
     },
     guards: {
-      budgetSpent: ({ context }) => context.runs >= context.maxSteps,
-      // Judged on the `runStep.done` transition itself, before `storeOutcome` has run.
+      // The run event found the budget spent (the runner answers without running); on entering a
+      // step v1 cannot run, which sends no run event, the context says it.
+      budgetSpent: ({ context, event }) => (event.type === RUN_STEP_DONE ? event.output.budgetSpent === true : context.runs >= context.maxSteps),
+      // Judged on the `runStep.done` transitions themselves, before `recordStep` stores the outcome.
       wasDryRun: ({ event }) => outcomeOf(event)?.dryRun === true,
       stepSucceeded: ({ event }) => outcomeOf(event)?.ok === true,
-      criteriaHold: ({ context }, params: { criteriaId?: number }) =>
-        params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context),
-      criteriaBroken: ({ context }, params: { criteriaId: number }) => judge.criteriaError(params.criteriaId, context) !== undefined,
-      retryAllowed: ({ context }, params: { criteriaId?: number; retryLimit: number }) =>
+      criteriaHold: ({ context, event }, params: CriteriaParams) => {
+        const outcome = outcomeOf(event);
+        if (params.whenSucceeded && outcome?.ok !== true) return false;
+        return params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context, outcome);
+      },
+      criteriaBroken: ({ context, event }, params: { criteriaId: number; whenSucceeded?: true }) => {
+        const outcome = outcomeOf(event);
+        if (params.whenSucceeded && outcome?.ok !== true) return false;
+        return judge.criteriaError(params.criteriaId, context, outcome) !== undefined;
+      },
+      retryAllowed: ({ context, event }, params: { criteriaId?: number; retryLimit: number }) =>
         context.retries < params.retryLimit &&
-        (params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context)),
+        (params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context, outcomeOf(event))),
     },
     actions: {
-      enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0 })),
-      countRun: assign({ runs: ({ context }) => context.runs + 1 }),
-      startRun: sendTo('runStep', ({ context }, params: { index: number; stepId: string }): RunEvent => ({
-        type: 'run',
-        input: { stepIndex: params.index, stepId: params.stepId, inputs: context.inputs, steps: context.steps },
-      })),
-      storeOutcome: assign({ last: ({ event }) => outcomeOf(event) }),
-      storeCrash: assign({
-        last: ({ event }): StepOutcome => ({
-          statusCode: 0,
-          ok: false,
-          dryRun: false,
-          outputs: {},
-          reason: errorMessage(event.type === RUN_STEP_ERROR ? event.error : undefined),
-          crashed: true,
-        }),
+      /** Entering a step (not by its own retry): it is the current one, with no retries used. */
+      enterStep: ({ context }, params: { index: number }) => {
+        context.current = params.index;
+        context.retries = 0;
+      },
+      /**
+       * Spends one run of the budget, unless it is spent. After `startRun`, which read the same
+       * count to tell the runner whether the budget was spent (a step v1 cannot run counts too).
+       */
+      countRun: ({ context }) => {
+        if (context.runs < context.maxSteps) context.runs += 1;
+      },
+      /** Sends the `runStep` actor a `run` event for this step; when the budget is spent, the event says so and nothing runs. */
+      startRun: sendTo('runStep', ({ context }, params: { index: number; stepId: string }): RunEvent => {
+        const event: RunEvent = { type: 'run', input: { stepIndex: params.index, stepId: params.stepId, inputs: context.inputs, steps: context.steps } };
+        if (context.runs >= context.maxSteps) event.budgetSpent = true;
+        return event;
       }),
-      recordStep: assign(({ context }, params: { stepId: string; failedVia?: StepRecord['failedVia'] }) => {
-        const last = context.last;
+      /**
+       * Stores the step's outcome (from the `runStep.done` event) in `last`, appends the step to
+       * the run record and makes its outputs (and, when read later, its request and response)
+       * visible to later steps as `steps.<stepId>`.
+       */
+      recordStep: ({ context, event }, params: { stepId: string; failedVia?: StepRecord['failedVia'] }) => {
+        const last = outcomeOf(event) ?? context.last;
+        context.last = last;
         const ok = last?.ok === true || last?.dryRun === true;
         const record: StepRecord = {
           stepId: params.stepId,
@@ -59,28 +93,27 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
           outputs: ok ? (last?.outputs ?? {}) : {},
         };
         if (params.failedVia) record.failedVia = params.failedVia;
-        // Appended in place: copying the list and the map on every step made a run O(n²) in its
-        // step runs (3000 steps: 0.8-1.2 ms per step instead of 0.25). Safe because the context
-        // factory creates both afresh for each actor, and nothing reads an older snapshot's
-        // records later (inspection and trace observers read them synchronously, as they happen).
         context.records.push(record);
         // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
         const data = last?.keepData === false ? undefined : (last?.data as object | undefined);
-        context.steps[params.stepId] = { ...data, outputs: record.outputs };
-        return { records: context.records, steps: context.steps };
-      }),
-      scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({
-        retries: context.retries + 1,
-        retryDelayMs: retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000,
-      })),
-      fail: assign(({ context }, params: FailParams) => ({ failure: failureOf(params, context.last) })),
-      failOnCriteria: assign(({ context }, params: { stepId: string; criteriaId: number; action: string }) => {
+        context.steps[params.stepId] = data === undefined ? { outputs: record.outputs } : { ...data, outputs: record.outputs };
+      },
+      scheduleRetry: ({ context }, params: { retryAfterSeconds: number }) => {
+        context.retries += 1;
+        context.retryDelayMs = retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000;
+      },
+      fail: ({ context }, params: FailParams) => {
+        context.failure = failureOf(params, context.last);
+      },
+      failOnCriteria: ({ context }, params: { stepId: string; criteriaId: number; action: string }) => {
         const failure: RunFailure = { code: 'STEP_FAILED', stepId: params.stepId, action: params.action };
         const reason = judge.criteriaError(params.criteriaId, context);
         if (reason !== undefined) failure.reason = reason;
-        return { failure };
-      }),
-      computeOutputs: assign(({ context }) => ({ outputs: judge.workflowOutputs(context) })),
+        context.failure = failure;
+      },
+      computeOutputs: ({ context }) => {
+        context.outputs = judge.workflowOutputs(context);
+      },
     },
     delays: {
       retryDelay: ({ context }) => context.retryDelayMs,
@@ -92,9 +125,9 @@ async function missingRunner(): Promise<StepOutcome> {
   throw new Error('the step runner must be given to compileWorkflow');
 }
 
-/** The step outcome a `runStep.done` event carries. */
-function outcomeOf(event: RunStepEvent): StepOutcome | undefined {
-  return event.type === RUN_STEP_DONE ? event.output : undefined;
+/** The step outcome a `runStep.done` event carries (undefined for the other events: init, a retry's delay). */
+function outcomeOf(event: RunStepEvent | { type: string }): StepOutcome | undefined {
+  return event.type === RUN_STEP_DONE ? (event as RunStepEvent).output : undefined;
 }
 
 /** The failure `fail` records: its parameters, and the outcome's reason when the step's outcome is the cause. */
@@ -109,10 +142,6 @@ function failureOf(params: FailParams, last: StepOutcome | undefined): RunFailur
     if (last.crashed) failure.crashed = true;
   }
   return failure;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 type WorkflowSetup = ReturnType<typeof workflowSetup>;

@@ -1,7 +1,7 @@
 /** The only module that touches `process`: argv, env, streams, signals and the exit code. */
 import { setFlagsFromString } from 'node:v8';
 import { wantsColor } from './cli/context.js';
-import { EXIT } from './cli/errors.js';
+import { EXIT } from './cli/exit-codes.js';
 import { GuardedStream } from './cli/guarded-stream.js';
 import { runCli, wantsDebug } from './cli/run-cli.js';
 

@@ -181,6 +181,21 @@ function isObject(value: unknown): value is Config {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Edges with the same two ends merged into one, whose `labels` list the transitions in config
+ * order: drawn apart, renderers stack their labels on top of each other.
+ */
+export function mergeParallel(edges: readonly ChartEdge[]): Array<ChartEdge & { labels: string[] }> {
+  const merged = new Map<string, ChartEdge & { labels: string[] }>();
+  for (const edge of edges) {
+    const key = `${edge.from.join('.')}->${edge.to.join('.')}`;
+    const known = merged.get(key);
+    if (known) known.labels.push(edge.label);
+    else merged.set(key, { ...edge, labels: [edge.label] });
+  }
+  return [...merged.values()];
+}
+
 /** The state at `path`, or undefined. */
 export function stateAt(chart: Chart, path: readonly string[]): ChartState | undefined {
   return chart.states.get(path.join('.'));

@@ -1,4 +1,4 @@
-import { initialLeaf, readChart, stateAt, type ChartState } from './read-chart.js';
+import { initialLeaf, mergeParallel, readChart, stateAt, type ChartState } from './read-chart.js';
 
 const INDENT = '  ';
 
@@ -18,9 +18,10 @@ export function toDot(machineConfig: object): string {
     `${INDENT}edge [fontname="Helvetica", fontsize=9];`,
   );
   writeStates(chart.root, 1, lines);
-  for (const edge of chart.edges) {
+  // Transitions between the same two states share one arrow, one label per line.
+  for (const edge of mergeParallel(chart.edges)) {
     const to = stateAt(chart, edge.to);
-    const attrs = [`label=${quote(edge.label)}`];
+    const attrs = [`label=${quote(edge.labels.join('\n'))}`];
     let head = edge.to;
     if (to && to.kind === 'compound') {
       head = initialLeaf(to).path;
@@ -48,19 +49,23 @@ function writeStates(state: ChartState, depth: number, lines: string[]): void {
   for (const child of state.children) {
     if (child.kind === 'compound') {
       lines.push(`${pad}subgraph ${quote(clusterId(child.path))} {`);
-      const label = child.stepId !== undefined && !child.key.endsWith(`_${child.stepId}`) ? `${child.key} (${child.stepId})` : child.key;
-      lines.push(`${pad}${INDENT}label=${quote(label)};`, `${pad}${INDENT}style=rounded;`);
+      lines.push(`${pad}${INDENT}label=${quote(titleOf(child))};`, `${pad}${INDENT}style=rounded;`);
       writeStates(child, depth + 1, lines);
       lines.push(`${pad}}`);
       continue;
     }
-    const label = [child.key, ...child.activities].join('\n');
+    const label = [titleOf(child), ...child.activities].join('\n');
     const attrs = [`label=${quote(label)}`];
     if (child.kind === 'final') attrs.push('peripheries=2');
     // States no transition enters (the steps after one v1 cannot run, unless a goto leads there) are drawn dashed.
     if (child.unreachable) attrs.push('style="rounded,dashed"');
     lines.push(`${pad}${quote(nodeId(child.path))} [${attrs.join(', ')}];`);
   }
+}
+
+/** A state's key, with the step id in parentheses when the key changed it. */
+function titleOf(state: ChartState): string {
+  return state.stepId !== undefined && !state.key.endsWith(`_${state.stepId}`) ? `${state.key} (${state.stepId})` : state.key;
 }
 
 function isInside(path: readonly string[], ancestor: readonly string[]): boolean {

@@ -1,4 +1,4 @@
-import { initialLeaf, readChart, stateAt, type Chart, type ChartEdge, type ChartState } from './read-chart.js';
+import { initialLeaf, mergeParallel, readChart, stateAt, type Chart, type ChartEdge, type ChartState } from './read-chart.js';
 
 const INDENT = '  ';
 
@@ -22,15 +22,17 @@ export function toMermaid(machineConfig: object): string {
 }
 
 /** Edges grouped by the compound state that holds both ends, so each is drawn inside that block. */
-function groupEdges(chart: Chart): Map<string, ChartEdge[]> {
-  const groups = new Map<string, ChartEdge[]>();
-  for (const edge of chart.edges) {
+function groupEdges(chart: Chart): Map<string, Array<ChartEdge & { labels: string[] }>> {
+  const groups = new Map<string, Array<ChartEdge & { labels: string[] }>>();
+  const landed = chart.edges.map((edge) => {
     const to = stateAt(chart, edge.to);
     // A transition into a compound state lands in its initial leaf; drawing it there keeps
     // renderers from having to route an edge into a cluster that may contain its source.
-    const landing = to ? initialLeaf(to).path : edge.to;
-    const drawn = { ...edge, to: landing };
-    const owner = commonPrefix(edge.from.slice(0, -1), landing.slice(0, -1)).join('.');
+    return { ...edge, to: to ? initialLeaf(to).path : edge.to };
+  });
+  // Transitions between the same two states share one arrow, one label per line.
+  for (const drawn of mergeParallel(landed)) {
+    const owner = commonPrefix(drawn.from.slice(0, -1), drawn.to.slice(0, -1)).join('.');
     const list = groups.get(owner) ?? [];
     list.push(drawn);
     groups.set(owner, list);
@@ -38,7 +40,7 @@ function groupEdges(chart: Chart): Map<string, ChartEdge[]> {
   return groups;
 }
 
-function writeBody(chart: Chart, state: ChartState, depth: number, lines: string[], edges: Map<string, ChartEdge[]>): void {
+function writeBody(chart: Chart, state: ChartState, depth: number, lines: string[], edges: Map<string, Array<ChartEdge & { labels: string[] }>>): void {
   const pad = INDENT.repeat(depth);
   if (state.initial !== undefined) lines.push(`${pad}[*] --> ${nodeId([...state.path, state.initial])}`);
   for (const child of state.children) {
@@ -54,15 +56,19 @@ function writeBody(chart: Chart, state: ChartState, depth: number, lines: string
     if (child.kind === 'final') lines.push(`${pad}${id} --> [*]`);
   }
   for (const edge of edges.get(state.path.join('.')) ?? []) {
-    lines.push(`${pad}${nodeId(edge.from)} --> ${nodeId(edge.to)} : ${escapeText(edge.label)}`);
+    lines.push(`${pad}${nodeId(edge.from)} --> ${nodeId(edge.to)} : ${edge.labels.map(escapeText).join('<br>')}`);
   }
 }
 
-/** `state <id>` when the key reads well, `state "<label>" as <id>` otherwise. */
+/**
+ * `state <id>` when the key reads well, `state "<label>" as <id>` otherwise. A state with
+ * activities always gets its label: Mermaid would otherwise draw it as its `entry / …` line alone.
+ */
 function declaredName(state: ChartState, id: string): string {
   let label = state.key;
   if (state.stepId !== undefined && !state.key.endsWith(`_${state.stepId}`)) label = `${state.key} (${state.stepId})`;
-  return label === id ? id : `"${escapeText(label).replace(/"/g, '#quot;')}" as ${id}`;
+  const labelled = label !== id || (state.kind !== 'compound' && state.activities.length > 0);
+  return labelled ? `"${escapeText(label).replace(/"/g, '#quot;')}" as ${id}` : id;
 }
 
 /**

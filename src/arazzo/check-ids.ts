@@ -26,6 +26,7 @@ export function checkIds(doc: ArazzoDocument, report: Report): void {
       report.error('DUPLICATE_WORKFLOW_ID', childPointer(workflow.pointer, 'workflowId'), `workflowId "${workflow.workflowId}" is used twice; --workflow could not tell them apart`);
     }
     workflowIds.add(workflow.workflowId);
+    warnUnusualId('workflowId', workflow.workflowId, childPointer(workflow.pointer, 'workflowId'), report);
   }
 
   for (const workflow of doc.workflows) {
@@ -36,6 +37,7 @@ export function checkIds(doc: ArazzoDocument, report: Report): void {
         report.error('DUPLICATE_STEP_ID', childPointer(step.pointer, 'stepId'), `stepId "${step.stepId}" is used twice in workflow "${workflow.workflowId ?? ''}"`);
       }
       stepIds.add(step.stepId);
+      warnUnusualId('stepId', step.stepId, childPointer(step.pointer, 'stepId'), report);
     }
     workflow.dependsOn.forEach((id, index) => {
       // A qualified `$sourceDescriptions.<name>.<workflowId>` names a workflow in another document.
@@ -43,4 +45,16 @@ export function checkIds(doc: ArazzoDocument, report: Report): void {
       report.error('UNKNOWN_WORKFLOW', childPointer(childPointer(workflow.pointer, 'dependsOn'), index), `dependsOn names workflow "${id}", which this document does not declare${didYouMean(id, workflowIds)}`);
     });
   }
+}
+
+const USUAL_ID = /^[A-Za-z0-9_-]+$/;
+
+/** Arazzo says ids SHOULD be `[A-Za-z0-9_-]+`: others run, but other tools may not read `$steps.<id>…` the same way. */
+function warnUnusualId(field: 'stepId' | 'workflowId', id: string, pointer: string, report: Report): void {
+  if (USUAL_ID.test(id)) return;
+  report.warning(
+    'UNUSUAL_ID',
+    pointer,
+    `${field} "${id}" has characters other than the A-Z a-z 0-9 _ - that Arazzo recommends; tool's expressions still reach it (${field === 'stepId' ? '$steps' : '$workflows'}.${id}…, braced as {$…} in a condition when it holds a space), but other tools may not: consider renaming it`,
+  );
 }

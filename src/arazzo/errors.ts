@@ -1,4 +1,4 @@
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import type { Position } from './model.js';
 
 export type ArazzoLoadErrorCode =
@@ -10,19 +10,6 @@ export type ArazzoLoadErrorCode =
   | 'FILE_NOT_FOUND'
   | 'IS_A_DIRECTORY'
   | 'FILE_UNREADABLE';
-
-// A file that cannot be read is a usage problem (exit 2); a file that reads but is not a
-// document we can model is an invalid document (exit 10).
-const EXIT_FOR: Record<ArazzoLoadErrorCode, number> = {
-  YAML_SYNTAX: EXIT.INVALID_DOCUMENT,
-  NOT_AN_OBJECT: EXIT.INVALID_DOCUMENT,
-  ALIAS_LIMIT: EXIT.INVALID_DOCUMENT,
-  TOO_DEEP: EXIT.INVALID_DOCUMENT,
-  FILE_TOO_LARGE: EXIT.USAGE,
-  FILE_NOT_FOUND: EXIT.USAGE,
-  IS_A_DIRECTORY: EXIT.USAGE,
-  FILE_UNREADABLE: EXIT.USAGE,
-};
 
 /**
  * Thrown by `loadDocument` / `parseDocumentText` when a file cannot be turned into a document:
@@ -39,7 +26,7 @@ export class ArazzoLoadError extends ToolError {
     readonly position?: Position,
     hint?: string,
   ) {
-    super(code, message, EXIT_FOR[code], hint);
+    super(code, message, hint);
     this.name = 'ArazzoLoadError';
   }
 }

@@ -1,4 +1,4 @@
-import type { Style } from '../cli/style.js';
+import type { Style } from '../output/style.js';
 import { stripControls } from '../http/printable.js';
 import type { Finding, FindingCode } from './finding.js';
 import type { LoadedDocument } from './model.js';
@@ -20,16 +20,26 @@ const CONSEQUENCES: Partial<Record<FindingCode, string>> = {
   FORWARD_STEP_REFERENCE: 'some expressions read steps that may not have run yet',
   EXPRESSION_KEPT_LITERAL: 'some $ strings in payloads are sent as written',
   UNKNOWN_FIELD: 'unknown fields are ignored',
+  DEPENDS_ON_UNSUPPORTED: 'workflows with dependsOn are not run',
+  REPLACEMENTS_UNSUPPORTED: 'steps with requestBody.replacements fail before sending',
+  RETRY_TARGET_UNSUPPORTED: 'retry actions with a target fail when dispatched',
+  CROSS_WORKFLOW_GOTO: 'goto actions to other workflows fail when dispatched',
+  ACTION_NOT_SUPPORTED: 'replay actions fail when dispatched',
+  UNSUPPORTED_ACTION_CRITERION: 'regex/jsonpath/xpath action criteria fail when dispatched',
+  CRITERION_CONTEXT_UNSUPPORTED: 'criteria with a context fail when evaluated',
+  SOURCE_NOT_CHECKED: 'some sources could not be read, so their operations were not checked',
+  UNKNOWN_PARAMETER: 'some parameters are not declared by their operation',
 };
 
-/** The closing line of `arazzo validate`: the verdict, with counts and what warnings mean at runtime. */
-export function formatSummary(doc: LoadedDocument, findings: readonly Finding[]): string {
+/** The closing line of `arazzo validate`: the verdict, with counts and what warnings mean at runtime. With `strict`, warnings fail too. */
+export function formatSummary(doc: LoadedDocument, findings: readonly Finding[], options: { strict?: boolean } = {}): string {
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
   if (errors > 0) {
     const also = warnings > 0 ? `, ${plural(warnings, 'warning')}` : '';
     return `${doc.file}: ${plural(errors, 'error')}${also}; the document is not valid for the v1 runner`;
   }
+  if (options.strict && warnings > 0) return `${doc.file}: ${plural(warnings, 'warning')}; not valid with --strict, which makes warnings fail`;
   const version = doc.model.arazzo ?? '1.0';
   const counts = `${plural(doc.model.workflows.length, 'workflow')}, ${plural(doc.model.sourceDescriptions.length, 'source')}`;
   if (warnings === 0) return `${doc.file}: valid Arazzo ${version} — ${counts}; all features are supported by the v1 runner`;

@@ -30,6 +30,8 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
     const pos = lines.linePos(first.pos[0]);
     // `yaml` reports running out of stack on a deep document as an error at the node it was reading.
     if (STACK_OVERFLOW.test(first.message)) fail('TOO_DEEP', tooDeep, pos);
+    const indent = INDENT_CODES.has(first.code) ? indentationProblem(text, pos.line) : undefined;
+    if (indent) fail('YAML_SYNTAX', `invalid YAML: ${indent.message}`, indent.pos);
     const message = first.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(text, first.pos[0]) : first.message;
     fail('YAML_SYNTAX', `invalid YAML: ${message}`, pos);
   }
@@ -55,6 +57,69 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
 }
 
 const STACK_OVERFLOW = /maximum call stack/i;
+
+/** The parser's codes for a line indented wrongly; its own wording ("Sequence item without - indicator") puts the caret at column 1. */
+const INDENT_CODES = new Set(['BAD_INDENT', 'MISSING_CHAR', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY']);
+
+/**
+ * Finds the line whose indentation is wrong near the parser's error at `errorLine` and says what
+ * is wrong with it, with a position at its first character; undefined when the indentation looks
+ * consistent (then the parser's message is shown).
+ */
+function indentationProblem(text: string, errorLine: number): { message: string; pos: Position } | undefined {
+  const lines = text.split(/\r\n|\n|\r/);
+  const indentOf = (line: string): number => /^ */.exec(line)![0].length;
+  const meaningful = (line: string | undefined): boolean => line !== undefined && line.trim() !== '' && !line.trimStart().startsWith('#');
+  const previous = (index: number): number => {
+    let i = index - 1;
+    while (i >= 0 && !meaningful(lines[i])) i--;
+    return i;
+  };
+  for (let index = errorLine - 1; index < Math.min(lines.length, errorLine + 1); index++) {
+    const line = lines[index];
+    if (!meaningful(line)) continue;
+    const above = previous(index);
+    if (above < 0) continue;
+    const own = indentOf(line!);
+    const prior = lines[above]!;
+    const priorIndent = indentOf(prior);
+    const pos = { line: index + 1, col: own + 1 };
+    // `key: value` followed by a deeper line: the deeper line cannot belong to a key that has a value.
+    const inline = /^\s*(?:- +)?([^\s:#][^:#]*?):[ \t]+[^\s#]/.exec(prior);
+    if (own > priorIndent && inline && !prior.trimStart().startsWith('- ') && !/[[{]\s*$/.test(prior)) {
+      return {
+        message: `line ${index + 1} is indented more than line ${above + 1}, but "${inline[1]}" on line ${above + 1} already has a value; indent line ${index + 1} like "${inline[1]}", or move the value after "${inline[1]}:" to its own lines`,
+        pos,
+      };
+    }
+    // A line between two levels: deeper than its parent, shallower than the siblings above it.
+    const siblings = nearestIndents(lines, above, own);
+    if (own !== priorIndent && siblings !== undefined && !siblings.includes(own)) {
+      const expected = siblings.filter((n) => n <= priorIndent).map(String);
+      return {
+        message: `line ${index + 1} is indented ${own} space${own === 1 ? '' : 's'}, which matches no line above it (they use ${expected.join(' or ')}); the keys of one mapping and the items of one list must start in the same column`,
+        pos,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The indentations of the lines from `from` upwards, up to the first line indented less than `own` (its parent), included. */
+function nearestIndents(lines: string[], from: number, own: number): number[] | undefined {
+  const seen = new Set<number>();
+  for (let i = from; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const indent = /^ */.exec(line)![0].length;
+    seen.add(indent);
+    // `  - name: a` opens a mapping whose keys start after the dash, in column 5.
+    const dash = /^ *(- +)(?=[^\s#])/.exec(line);
+    if (dash) seen.add(indent + dash[1]!.length);
+    if (indent < own) return [...seen].sort((a, b) => b - a);
+  }
+  return seen.size === 0 ? undefined : [...seen].sort((a, b) => b - a);
+}
 
 // runCli prints the hint as "  <hint>"; indent the following lines the same way so the caret lines up.
 function indentHint(excerpt: string): string | undefined {

@@ -3,7 +3,7 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const distance = candidate.toLowerCase() === name.toLowerCase() ? 0 : editDistance(name, candidate);
+    const distance = loose(candidate) === loose(name) ? 0 : editDistance(name, candidate);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -12,6 +12,11 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
   // Allow roughly one typo per four characters, and always at least one.
   const allowed = Math.max(1, Math.floor(name.length / 4));
   return best !== undefined && bestDistance <= allowed ? ` (did you mean "${best}"?)` : '';
+}
+
+// `pet_id`, `petId` and `Pet-ID` are the same name written in different conventions.
+function loose(name: string): string {
+  return name.toLowerCase().replace(/[-_]/g, '');
 }
 
 function editDistance(a: string, b: string): number {

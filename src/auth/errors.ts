@@ -1,6 +1,6 @@
 /** Errors of the auth layer: missing credentials, refused logins, OAuth 2.0 endpoint answers. */
 
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 
 export type AuthErrorCode =
   | 'NOT_LOGGED_IN'
@@ -18,8 +18,8 @@ export type AuthErrorCode =
 export class AuthError extends ToolError {
   declare readonly code: AuthErrorCode;
 
-  constructor(code: AuthErrorCode, message: string, exitCode: number = EXIT.RUN_FAILED, hint?: string) {
-    super(code, message, exitCode, hint);
+  constructor(code: AuthErrorCode, message: string, hint?: string) {
+    super(code, message, hint);
     this.name = 'AuthError';
   }
 }
@@ -32,7 +32,7 @@ export class OAuthError extends AuthError {
     message: string,
     hint?: string,
   ) {
-    super('OAUTH_ERROR', message, EXIT.RUN_FAILED, hint);
+    super('OAUTH_ERROR', message, hint);
     this.name = 'OAuthError';
   }
 }

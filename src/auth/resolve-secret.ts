@@ -1,6 +1,5 @@
 /** Where an API's secret comes from at request time: an environment variable or credentials.json. */
 
-import { EXIT } from '../cli/errors.js';
 import { secretEnvOf, type ApiEntry, type AuthConfig } from '../config/api-entry.js';
 import { boundCredential } from '../config/credential-binding.js';
 import { credentialStore } from '../config/credential-store.js';
@@ -24,13 +23,12 @@ export async function resolveSecret(api: ApiEntry, auth: AuthConfig, deps: Secre
     throw new AuthError(
       'SECRET_ENV_MISSING',
       `API "${api.name}" takes its ${secretWord(auth)} from the environment variable ${variable}, which is not set`,
-      EXIT.USAGE,
       `Set ${variable}, or store the secret instead: tool auth login ${api.name} --type ${auth.type} ...`,
     );
   }
   const stored = boundCredential(await credentialStore(deps.paths).read(), api)?.secret;
   if (stored !== undefined && stored !== '') return stored;
-  throw new AuthError('NOT_LOGGED_IN', `no ${secretWord(auth)} is stored for API "${api.name}"`, EXIT.USAGE, `Log in: tool auth login ${api.name}`);
+  throw new AuthError('NOT_LOGGED_IN', `no ${secretWord(auth)} is stored for API "${api.name}"`, `Log in: tool auth login ${api.name}`);
 }
 
 /** What the scheme calls its secret, for messages and prompts. */

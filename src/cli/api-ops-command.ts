@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
-import { EXIT, ToolError } from './errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool api ops <name>`: the operations of a registered API's description (`--spec`). */
@@ -35,7 +35,7 @@ export class ApiOpsCommand extends ToolCommand {
     const paths = configPaths(this.context.env);
     const api = requireApi(await apiRegistry(paths).read(), this.name);
     if (api.spec === undefined) {
-      throw new ToolError('NO_SPEC', `API "${api.name}" has no description`, EXIT.USAGE, `Add one: tool api add ${api.name} ${api.baseUrl} --spec <file|url> --force`);
+      throw new ToolError('NO_SPEC', `API "${api.name}" has no description`, `Add one: tool api add ${api.name} ${api.baseUrl} --spec <file|url> --force`);
     }
     const { createPipeline } = await import('../http/index.js');
     const { createDescriptionLoader } = await import('../run/description-loader.js');

@@ -63,7 +63,9 @@ export class AuthLoginCommand extends ToolCommand {
 
   scopes = Option.Array('--scope', [], { description: 'An OAuth 2.0 scope to request (repeatable)' });
 
-  browser = Option.Boolean('--browser', true, { description: 'Open a browser for the authorization code login (--no-browser: only print the URL)' });
+  browser = Option.Boolean('--browser', true, {
+    description: 'Authorization code: open a browser when stderr is a terminal (the default); --no-browser only prints the URL',
+  });
 
   async execute(): Promise<number> {
     const { configPaths } = await import('../config/paths.js');

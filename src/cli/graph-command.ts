@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { EXIT } from './errors.js';
+import { EXIT } from './exit-codes.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo graph <file>`: prints the statechart a workflow compiles to, as Mermaid, Graphviz dot or XState JSON. */
@@ -42,7 +42,7 @@ export class GraphCommand extends ToolCommand {
 
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.
-    if (!reportFindings(await validateDocument(doc), doc, this.context.stderr, this.style, 'nothing was drawn', false)) return EXIT.INVALID_DOCUMENT;
+    if (!reportFindings(await validateDocument(doc), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
 
     const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow));
     const machine = compileWorkflow(plan, {

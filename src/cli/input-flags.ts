@@ -1,4 +1,4 @@
-import { CommandUsageError } from './errors.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 
 /** Parses repeated `--input key=value` flags into a map; a flag without `=` or with an empty key is a usage error. */
 export function parseInputFlags(flags: readonly string[]): Record<string, string> {

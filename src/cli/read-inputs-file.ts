@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isMap, LineCounter, parseDocument } from 'yaml';
-import { FileError } from './errors.js';
+import { FileError } from '../errors/tool-error.js';
 
 /** An inputs file larger than this is refused before it is parsed. */
 export const MAX_INPUTS_FILE_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import type { HttpMethod } from '../http/types.js';
+import { exitCodeFor } from './exit-codes.js';
 import { parseCount, parseSeconds } from './input-flags.js';
 import { ToolCommand } from './tool-command.js';
 
@@ -52,7 +53,7 @@ function requestCommand(method: HttpMethod, description: string, examples: Array
         ...(this.data !== undefined ? { data: this.data } : {}),
       };
       const { sendDirectRequest } = await import('../request/send-direct-request.js');
-      return sendDirectRequest(options, this.context);
+      return exitCodeFor((await sendDirectRequest(options, this.context)).kind);
     }
   };
 }

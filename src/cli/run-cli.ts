@@ -3,13 +3,23 @@ import { Writable } from 'node:stream';
 import { printableLine, stripControls } from '../http/printable.js';
 import { VERSION } from '../version.js';
 import type { ToolContext } from './context.js';
-import { EXIT, ToolError } from './errors.js';
-import { styleFor } from './style.js';
+import { ToolError } from '../errors/tool-error.js';
+import { styleFor } from '../output/style.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
 import { ToolCommand } from './tool-command.js';
 import { VersionCommand } from './version-command.js';
 import { commandClasses } from './commands.js';
+import { describeSyntaxError, type SyntaxErrorLike } from './describe-syntax-error.js';
 
 const REPORT_URL = 'https://github.com/tool-cli/tool/issues';
+
+/** Taken out of argv before clipanion sees it (takeDebugFlag), so its help cannot list it. */
+const GLOBAL_OPTIONS = `Global options
+
+  --debug
+    print stack traces and Node's warnings (or set TOOL_DEBUG=1); works with every command
+
+`;
 
 /** Builds the clipanion CLI with every command registered. */
 export function buildCli(colors = false): Cli<ToolContext> {
@@ -59,6 +69,7 @@ export async function runCli(rawArgv: readonly string[], context: Omit<ToolConte
     const help = new CollectingStream();
     const code = await cli.run(command, { ...ctx, stdout: help });
     ctx.stdout.write(namedPlaceholders(help.text));
+    if (argv.length === 0 || (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h'))) ctx.stdout.write(GLOBAL_OPTIONS);
     return code;
   }
   let code: number;
@@ -97,13 +108,18 @@ function reportFailure(cli: Cli<ToolContext>, error: unknown, ctx: ToolContext, 
     // Messages can quote a server or a document: no escape sequences reach the terminal (printable.ts).
     out(`${style.red('error:')} ${printableLine(error.message)}`);
     if (error.hint) out(`  ${stripControls(error.hint)}`);
-    if (error.exitCode === EXIT.USAGE && command && error.code === 'USAGE') out(usageLine(cli, command));
+    if (error.code === 'USAGE' && command) out(usageLine(cli, command));
     if (ctx.debug && error.stack) out(style.dim(error.stack));
-    return error.exitCode;
+    return exitCodeFor(error.kind);
   }
   if (isUsageError(error)) {
     const message = (error as Error).message.trim();
-    if ((error as Error).name === 'UnknownSyntaxError' || (error as Error).name === 'AmbiguousSyntaxError') {
+    const usage = command ? usageLine(cli, command) : undefined;
+    const said = (error as Error).name === 'UnknownSyntaxError' && usage ? describeSyntaxError(error as SyntaxErrorLike, usage) : undefined;
+    if (said !== undefined) {
+      out(`${style.red('error:')} ${said}`);
+      out(usage!);
+    } else if ((error as Error).name === 'UnknownSyntaxError' || (error as Error).name === 'AmbiguousSyntaxError') {
       ctx.stderr.write(namedPlaceholders(cli.error(error, { colored: ctx.colors })));
     } else {
       out(`${style.red('error:')} ${message}`);

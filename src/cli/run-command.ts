@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
+import { exitCodeFor } from './exit-codes.js';
 import { parseCount, parseSeconds, resolveInputs } from './input-flags.js';
 import { ToolCommand } from './tool-command.js';
 
@@ -89,6 +90,6 @@ export class RunCommand extends ToolCommand {
       allowRead: this.allowRead,
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
-    return runWorkflowFile(options, this.context);
+    return exitCodeFor((await runWorkflowFile(options, this.context)).kind);
   }
 }

@@ -1,6 +1,6 @@
 import { Command } from 'clipanion';
 import type { ToolContext } from './context.js';
-import { styleFor, type Style } from './style.js';
+import { styleFor, type Style } from '../output/style.js';
 
 /**
  * Base of every command. clipanion would print a failure to stdout and exit 0 when `catch()` swallows

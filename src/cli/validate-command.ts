@@ -1,7 +1,8 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import { EXIT, ToolError } from './errors.js';
-import { styleFor } from './style.js';
+import { ToolError } from '../errors/tool-error.js';
+import { styleFor } from '../output/style.js';
+import { EXIT } from './exit-codes.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo validate <file>`: parses an Arazzo document and reports what the v1 runner would reject or skip. */
@@ -14,13 +15,14 @@ export class ValidateCommand extends ToolCommand {
     details: `
       Parses the document (YAML or JSON) and reports each finding on stdout as \`file:line:col severity CODE message\`, then a summary line.
 
-      Errors make the document unrunnable (exit 10). Warnings name constructs the v1 runner skips or fails at runtime (operationPath, nested workflows, regex/jsonpath success criteria); a document with warnings only is valid (exit 0).
+      Errors make the document unrunnable (exit 10). Warnings name constructs the v1 runner skips or fails at runtime (operationPath, nested workflows, dependsOn, replacements, regex/jsonpath success criteria) and sources that could not be checked; a document with warnings only is valid (exit 0), unless \`--strict\` makes warnings failures too (exit 10).
 
-      Operation ids are checked against source descriptions that are local files; remote sources are not fetched. The finding codes are listed in docs/cli.md.
+      Operation ids and step parameters are checked against source descriptions that are local files; remote sources are not fetched. The finding codes are listed in docs/cli.md.
     `,
     examples: [
       ['Validate a workflow document', '$0 arazzo validate flow.arazzo.yaml'],
       ['Print the findings as JSON', '$0 arazzo validate flow.arazzo.yaml --output json'],
+      ['Fail on warnings too (for CI)', '$0 arazzo validate flow.arazzo.yaml --strict'],
     ],
   });
 
@@ -30,6 +32,8 @@ export class ValidateCommand extends ToolCommand {
     description: 'Output format: text (compiler-style lines) or json',
     validator: t.isEnum(['text', 'json'] as const),
   });
+
+  strict = Option.Boolean('--strict', false, { description: 'Treat warnings as failures: exit 10 when there is any finding' });
 
   allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
 
@@ -44,16 +48,16 @@ export class ValidateCommand extends ToolCommand {
     const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
     const findings = await validateDocument(doc, { loadOperations });
     // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
-    if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message, EXIT.USAGE);
-    const valid = !findings.some((finding) => finding.severity === 'error');
+    if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
+    const valid = !findings.some((finding) => finding.severity === 'error' || this.strict);
     if (this.output === 'json') {
-      const record = { file: doc.file, valid, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
+      const record = { file: doc.file, valid, strict: this.strict, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
       this.context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
     } else {
       // Findings are this command's data, so they go to stdout, coloured only when stdout is a terminal.
       const style = styleFor(this.context.stdoutIsTTY && this.context.colors);
       const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
-      lines.push(formatSummary(doc, findings));
+      lines.push(formatSummary(doc, findings, { strict: this.strict }));
       this.context.stdout.write(`${lines.join('\n')}\n`);
     }
     return valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;

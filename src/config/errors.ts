@@ -1,6 +1,6 @@
 /** Errors about the configuration files and what is stored in them. */
 
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 
 export type ConfigErrorCode =
   | 'CONFIG_SYNTAX'
@@ -23,12 +23,12 @@ export type ConfigErrorCode =
   | 'INVALID_ENV_NAME'
   | 'INVALID_SPEC';
 
-/** Thrown for a configuration problem (a broken file, an unknown API, a bad name or URL); always exit 2. */
+/** Thrown for a configuration problem (a broken file, an unknown API, a bad name or URL); always a usage error. */
 export class ConfigError extends ToolError {
   declare readonly code: ConfigErrorCode;
 
   constructor(code: ConfigErrorCode, message: string, hint?: string) {
-    super(code, message, EXIT.USAGE, hint);
+    super(code, message, hint);
     this.name = 'ConfigError';
   }
 }

@@ -60,11 +60,7 @@ function compileString(text: string, pointer: string, warnings: TemplateWarning[
   }
   if (!embeds) return { kind: 'literal', value: text };
   const parts = splitEmbedded(text, pointer, warnings);
-  const [only] = parts;
-  if (parts.length === 1 && typeof only === 'object') {
-    // "{$inputs.customer}" alone: keep the value's type, so a JSON payload can splice in an object.
-    return { kind: 'expression', expression: only.expression, raw: text, pointer };
-  }
+  // "{$inputs.n}" alone is interpolation too, so a string ("7"); only a bare "$inputs.n" keeps the type.
   if (parts.every((part) => typeof part === 'string')) return { kind: 'literal', value: text };
   return { kind: 'interpolation', parts, pointer };
 }

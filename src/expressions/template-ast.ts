@@ -10,9 +10,9 @@ export interface EmbeddedExpression {
 export type Template =
   /** A leaf copied as is: a non-string value, or a string without expressions. */
   | { kind: 'literal'; value: unknown }
-  /** A string that is exactly one expression (`$x` or `{$x}`): rendered with the value's type kept. */
+  /** A string that is exactly one expression (`$x`): rendered with the value's type kept. */
   | { kind: 'expression'; expression: Expression; raw: string; pointer: string }
-  /** A string mixing text and `{$expr}`: rendered as a string. */
+  /** A string holding `{$expr}` pieces (alone or with text): rendered as a string. */
   | { kind: 'interpolation'; parts: Array<string | EmbeddedExpression>; pointer: string }
   | { kind: 'array'; items: Template[] }
   | { kind: 'object'; entries: Array<[key: string, value: Template]> };

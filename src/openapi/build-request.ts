@@ -112,6 +112,13 @@ function renderPath(op: Operation, values: Map<string, string>): string {
         `operation "${op.operationId}" (${op.method} ${op.path}) needs path parameter "${part.param}"; add it to the step's parameters with in: path`,
       );
     }
+    if (value === '') {
+      // `--input sku=` would otherwise call `/items/`, a different resource.
+      throw new RequestBuildError(
+        'MISSING_PATH_PARAMETER',
+        `operation "${op.operationId}" (${op.method} ${op.path}): path parameter "${part.param}" is empty; give it a value`,
+      );
+    }
     path += value;
   }
   return path.startsWith('/') ? path : `/${path}`;

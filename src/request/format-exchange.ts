@@ -29,9 +29,29 @@ export function formatResponseLines(req: HttpRequest, response: HttpResponse): s
   }
   const notes = [`${Math.round(response.durationMs)} ms`];
   if (response.retries > 0) notes.push(`${response.retries} transport ${response.retries === 1 ? 'retry' : 'retries'}`);
-  if (response.url !== req.url) notes.push(`redirected to ${printableLine(redactUrl(response.url, secrets), known)}`);
+  if (wasRedirected(req.url, response.url, secrets)) notes.push(`redirected to ${printableLine(redactUrl(response.url, secrets), known)}`);
   lines.push(`* ${notes.join(', ')}`);
   return lines;
+}
+
+/**
+ * Whether the response came from another URL than the one asked for. The auth hook may have added
+ * its credential to the query (`?api_key=…`) on the way out; that alone is not a redirect.
+ */
+function wasRedirected(asked: string, final: string, credentialNames: ReadonlySet<string>): boolean {
+  if (asked === final) return false;
+  let before: URL;
+  let after: URL;
+  try {
+    before = new URL(asked);
+    after = new URL(final);
+  } catch {
+    return true;
+  }
+  const added = (name: string): boolean => credentialNames.has(name.toLowerCase()) && !before.searchParams.has(name);
+  before.search = new URLSearchParams([...before.searchParams]).toString();
+  after.search = new URLSearchParams([...after.searchParams].filter(([name]) => !added(name))).toString();
+  return before.href !== after.href;
 }
 
 /** `404 Not Found` */

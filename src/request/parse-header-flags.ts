@@ -1,6 +1,6 @@
 /** `-H 'Name: value'` flags of the direct-call commands. */
 
-import { CommandUsageError } from '../cli/errors.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { FileError } from '../cli/errors.js';
+import { FileError } from '../errors/tool-error.js';
 
 /**
  * The bytes `--data` names, sent as they are (a file's newlines are kept, unlike curl's `-d @file`):

@@ -1,7 +1,7 @@
 /** What `tool get <url>` talks to: an absolute URL, or `<api-name>/<path>` under a registered API. */
 
 import { authHookFor } from '../auth/auth-hook-for.js';
-import { CommandUsageError } from '../cli/errors.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 import type { ApiEntry } from '../config/api-entry.js';
 import { apiRegistry, requireApi } from '../config/api-registry.js';
 import { refuseOrphanCredential } from '../config/credential-binding.js';

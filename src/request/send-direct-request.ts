@@ -1,7 +1,8 @@
 /** `tool get|post|put|patch|delete|head`: one request through the shared pipeline, the body on stdout. */
 
 import type { Readable, Writable } from 'node:stream';
-import { CommandUsageError, EXIT, ToolError } from '../cli/errors.js';
+import type { Outcome } from '../errors/outcome.js';
+import { CommandUsageError, ToolError } from '../errors/tool-error.js';
 import { createPipeline, redactRequest, TransportError, type HttpMethod, type HttpRequest, type HttpResponse } from '../http/index.js';
 import { printableText } from '../http/printable.js';
 import { secretValuesOf } from '../http/redact.js';
@@ -43,11 +44,11 @@ export interface DirectCallIO {
 const ERROR_BODY_LIMIT = 2048;
 
 /**
- * Sends the request and writes the response body on stdout. Returns 0, or 1 for HTTP >= 400 with
- * --fail. Throws ToolError: usage and configuration problems (exit 2), transport failures (exit 1,
- * one line), Ctrl-C (exit 130).
+ * Sends the request and writes the response body on stdout. Returns `succeeded`, or `failed` for
+ * HTTP >= 400 with --fail. Throws ToolError: usage and configuration problems, transport failures
+ * (TRANSPORT, one line), Ctrl-C (INTERRUPTED).
  */
-export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallIO): Promise<number> {
+export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallIO): Promise<Outcome> {
   const headers = parseHeaderFlags(opts.headers);
   if (opts.data !== undefined && opts.method === 'HEAD') throw new CommandUsageError('a HEAD request has no body; drop -d/--data');
   const body = opts.data === undefined ? undefined : await readRequestBody(opts.data, io);
@@ -65,7 +66,7 @@ export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallI
         say(`error: HTTP ${statusLine(response.status)}: ${req.method} ${redactRequest(req).url}${hint}`);
         const excerpt = errorExcerpt(response, secretValuesOf(req));
         if (excerpt !== undefined) say(excerpt);
-        return EXIT.RUN_FAILED;
+        return { kind: 'failed' };
       }
       if (!opts.verbose || hint !== '') say(`HTTP ${statusLine(response.status)}${hint}`);
     }
@@ -73,7 +74,7 @@ export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallI
       const note = await writeResponseBody(response, { ...io, secrets: secretValuesOf(req) });
       if (note !== undefined) say(`note: ${note}`);
     }
-    return EXIT.OK;
+    return { kind: 'succeeded' };
   } finally {
     pipeline.close();
   }
@@ -93,15 +94,15 @@ function buildRequest(opts: DirectCallOptions, given: Record<string, string>, bo
   return req;
 }
 
-/** The response, or a ToolError: one line for a transport failure, exit 130 for Ctrl-C. */
+/** The response, or a ToolError: TRANSPORT (one line) for a transport failure, INTERRUPTED for Ctrl-C. */
 async function send(sending: Promise<HttpResponse>, signal: AbortSignal): Promise<HttpResponse> {
   try {
     return await sending;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    if (error.code === 'ABORTED' || signal.aborted) throw new ToolError('INTERRUPTED', 'interrupted; the request was abandoned', EXIT.INTERRUPTED);
+    if (error.code === 'ABORTED' || signal.aborted) throw new ToolError('INTERRUPTED', 'interrupted; the request was abandoned');
     const retried = error.retries > 0 ? ` (after ${error.retries} ${error.retries === 1 ? 'retry' : 'retries'})` : '';
-    throw new ToolError('TRANSPORT', `${error.message}${retried}`, EXIT.RUN_FAILED);
+    throw new ToolError('TRANSPORT', `${error.message}${retried}`);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { LoadedDocument, SourceDescription } from '../arazzo/model.js';
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import type { AuthHook } from '../http/types.js';
 import type { OpenApiDescription } from '../openapi/index.js';
+import { didYouMean } from '../arazzo/suggest.js';
 
 /** A configured API as the binder sees it (the registry supplies these). */
 export interface RegisteredApi {
@@ -13,6 +14,8 @@ export interface RegisteredApi {
 /** Looks up configured APIs by name. */
 export interface ApiLookup {
   get(name: string): RegisteredApi | undefined;
+  /** Every configured API, for suggestions (a typo in x-tool-api, an API with a source's base URL). */
+  list?(): RegisteredApi[];
 }
 
 export type BindingReason = 'x-tool-api' | 'name match' | 'synthetic';
@@ -32,7 +35,7 @@ export interface BoundSource {
 /** Thrown when `x-tool-api` names an API that is not configured (exit 2, before any request). */
 export class BindingError extends ToolError {
   constructor(message: string, hint: string) {
-    super('UNKNOWN_API', message, EXIT.USAGE, hint);
+    super('UNKNOWN_API', message, hint);
     this.name = 'BindingError';
   }
 }
@@ -62,8 +65,9 @@ export async function bindSources(
     if (source.api !== undefined) {
       api = registry.get(source.api);
       if (!api) {
+        const known = registry.list?.().map((candidate) => candidate.name) ?? [];
         throw new BindingError(
-          `source "${name}" has x-tool-api: ${source.api}, but no API named "${source.api}" is configured`,
+          `source "${name}" has x-tool-api: ${source.api}, but no API named "${source.api}" is configured${didYouMean(source.api, known)}`,
           `Add it first: tool api add ${source.api} <base-url>  (then: tool auth login ${source.api})`,
         );
       }
@@ -76,11 +80,26 @@ export async function bindSources(
     sources.push({ name, url: source.url, description, reason, api, baseUrl: api?.baseUrl, auth: api?.auth });
     if (!api) {
       const server = description.servers.find((s) => /^https?:\/\//i.test(s)) ?? '<base-url>';
+      const same = registry.list?.().find((candidate) => sameBaseUrl(candidate.baseUrl, server));
       warnings.push(
         `source "${name}" is not bound to a configured API; its requests are sent without credentials.\n` +
-          `  To bind it: tool api add ${name} ${server} && tool auth login ${name}`,
+          `  To bind it: tool api add ${name} ${server} && tool auth login ${name}` +
+          (same ? `\n  Or use API "${same.name}", registered with the same base URL: add x-tool-api: ${same.name} to source "${name}"` : ''),
       );
     }
   }
   return { sources, warnings };
+}
+
+/** `http://h:1/v1/` and `HTTP://h:1/v1` are the same base URL. */
+function sameBaseUrl(a: string, b: string): boolean {
+  const normal = (url: string): string | undefined => {
+    try {
+      return new URL(url).href.replace(/\/+$/, '');
+    } catch {
+      return undefined;
+    }
+  };
+  const left = normal(a);
+  return left !== undefined && left === normal(b);
 }

@@ -1,8 +1,8 @@
 import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import { compileTemplate, type ExpressionContext, type Template, type TemplateWarning } from '../expressions/index.js';
-import type { Operation } from '../openapi/index.js';
+import type { Operation, ParameterSpec } from '../openapi/index.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { StepCriteria } from './plan-workflow.js';
@@ -16,7 +16,8 @@ export interface StepProgram extends StepCriteria {
   source?: BoundSource;
   /** Base URL requests of this step go to. */
   baseUrl?: string;
-  parameters: Array<{ name: string; in?: string; value: Template }>;
+  /** `optional`: the operation declares the parameter and does not require it, so a value that resolves to nothing leaves it out. */
+  parameters: Array<{ name: string; in?: string; value: Template; optional: boolean }>;
   body?: { contentType?: string; payload: Template };
   outputs: CompiledOutputs;
   /** Whether an expression may read this step's request or response (`$steps.<id>.request…`); if not, they are not kept for later steps. */
@@ -31,7 +32,7 @@ export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions
 /** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
 export class StepPreparationError extends ToolError {
   constructor(code: 'UNKNOWN_OPERATION' | 'AMBIGUOUS_OPERATION' | 'NO_SERVER_URL' | 'BAD_PARAMETER', message: string, hint?: string) {
-    super(code, message, code === 'NO_SERVER_URL' ? EXIT.USAGE : EXIT.INVALID_DOCUMENT, hint);
+    super(code, message, hint);
     this.name = 'StepPreparationError';
   }
 }
@@ -98,14 +99,16 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
       `Register the API with its base URL: tool api add ${source.name} <base-url>`,
     );
   }
-  // Workflow-level parameters apply to every step; the step's own win (by name and location).
+  // Workflow-level parameters apply to the steps whose operation has them; the step's own win (by name and location).
   const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
   const inherited = workflow.parameters
     .map((p) => resolveParameter(doc, p, stepId))
-    .filter((w) => !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+    .filter((w) => declaredSpec(operation, w) !== undefined && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
   for (const parameter of [...inherited, ...own]) {
     const local: TemplateWarning[] = [];
-    program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local) });
+    const spec = declaredSpec(operation, parameter);
+    const optional = spec !== undefined && !spec.required && spec.in !== 'path';
+    program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local), optional });
     for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
   }
   if (step.requestBody) {
@@ -147,6 +150,15 @@ export function documentScope(doc: ArazzoDocument, sources: BoundSource[]): Docu
 /** Sets an own data property: a name such as "__proto__" must stay data. */
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The operation's parameter a step parameter fills: same name (any case for a header) and, when given, same `in`. */
+function declaredSpec(operation: Operation, parameter: Parameter): ParameterSpec | undefined {
+  const name = parameter.name ?? '';
+  const lower = name.toLowerCase();
+  return operation.parameters.find(
+    (spec) => (parameter.in === undefined || spec.in === parameter.in) && (spec.in === 'header' ? spec.name.toLowerCase() === lower : spec.name === name),
+  );
 }
 
 const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;

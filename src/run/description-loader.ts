@@ -2,7 +2,7 @@ import { dirname, isAbsolute } from 'node:path';
 import { openDescriptionCache, type DescriptionCache } from '../cache/description-cache.js';
 import { cachedFetcher, DescriptionFetchError, type FetchedText } from '../cache/fetch-description.js';
 import { hasOnlyLocalRefs } from '../cache/local-refs.js';
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import { ConfigError } from '../config/errors.js';
 import { configPaths } from '../config/paths.js';
 import { createPipeline, TransportError, type Pipeline, type PipelineOptions } from '../http/index.js';
@@ -17,7 +17,7 @@ export { DescriptionFetchError };
 /** Thrown when a source description cannot be read, fetched or parsed, or breaks a read rule (exit 2: the run never started). */
 export class DescriptionUnavailableError extends ToolError {
   constructor(message: string, hint?: string) {
-    super('DESCRIPTION_UNAVAILABLE', message, EXIT.USAGE, hint);
+    super('DESCRIPTION_UNAVAILABLE', message, hint);
     this.name = 'DescriptionUnavailableError';
   }
 }

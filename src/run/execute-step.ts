@@ -1,5 +1,5 @@
 import type { RunStepInput, StepOutcome } from '../../machines/types.js';
-import { ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import {
   renderTemplate,
   UnresolvedExpressionError,
@@ -34,16 +34,16 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
   const warnedSkipped = new Set<number>();
   return async (input, signal) => {
     const program = deps.programs[input.stepIndex]!;
-    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps };
+    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
     if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
       warnedSkipped.add(program.index);
-      for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped (only simple criteria run in v1)`);
+      for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped: only simple criteria run in v1 (runs with --tool-runner v2)`);
     }
 
     let request: HttpRequest;
     let requestData: RequestData;
     try {
-      ({ request, requestData } = prepareRequest(program, base, deps.dryRun));
+      ({ request, requestData } = prepareRequest(program, base, deps.dryRun, deps.reporter));
     } catch (error) {
       if (error instanceof UnresolvedPartError || error instanceof RequestBuildError) {
         const reason = `the request could not be built: ${error.message}${missingInputHint(error)}`;
@@ -103,13 +103,18 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
   };
 }
 
-function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean): { request: HttpRequest; requestData: RequestData } {
+function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: Reporter): { request: HttpRequest; requestData: RequestData } {
   const mode = { onUnresolved: dryRun ? ('keep' as const) : ('throw' as const) };
-  const parameters = program.parameters.map((p) => ({
-    name: p.name,
-    in: p.in,
-    value: renderPart(`parameter "${p.name}"${p.in ? ` (${p.in})` : ''}`, () => renderTemplate(p.value, ctx, mode)),
-  }));
+  const parameters: Array<{ name: string; in?: string; value: unknown }> = [];
+  for (const p of program.parameters) {
+    try {
+      parameters.push({ name: p.name, in: p.in, value: renderPart(`parameter "${p.name}"${p.in ? ` (${p.in})` : ''}`, () => renderTemplate(p.value, ctx, mode)) });
+    } catch (error) {
+      // A parameter the operation does not require is left out when its value resolves to nothing.
+      if (!p.optional || !(error instanceof UnresolvedPartError)) throw error;
+      reporter.warn(`step "${program.stepId}": ${error.message}; the operation does not require it, so it is not sent`);
+    }
+  }
   const body = program.body
     ? { contentType: program.body.contentType, payload: renderPart('request body', () => renderTemplate(program.body!.payload, ctx, mode)) }
     : undefined;
@@ -162,13 +167,27 @@ function failureReason(program: StepProgram, ctx: ExpressionContext, status: num
     if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
     else if (miss) reason = `HTTP ${status}: success criterion ${JSON.stringify(miss.criterion.source)} does not hold`;
   }
-  if (reason && (status === 401 || status === 403) && program.source && program.source.reason === 'synthetic') {
-    const name = program.source.name;
-    reason =
-      `step "${program.stepId}" got HTTP ${status} from source "${name}", which is unbound, so no credentials were sent. ` +
-      `Add the API and log in: tool api add ${name} ${program.baseUrl ?? '<base-url>'} && tool auth login ${name}`;
-  }
+  if (reason && (status === 401 || status === 403) && program.source) reason = credentialsHint(program, ctx, status) ?? reason;
   return reason;
+}
+
+/** A 401/403 reason that says how to send credentials, when tool sent none; undefined when it did. */
+function credentialsHint(program: StepProgram, ctx: ExpressionContext, status: number): string | undefined {
+  const source = program.source!;
+  const name = source.name;
+  const ownAuthorization = Object.keys(ctx.request?.headers ?? {}).some((header) => header.toLowerCase() === 'authorization');
+  if (source.reason === 'synthetic') {
+    const sent = ownAuthorization ? 'so only the Authorization header the step sets was sent' : 'so no credentials were sent';
+    return (
+      `step "${program.stepId}" got HTTP ${status} from source "${name}", which is unbound, ${sent}. ` +
+      `Add the API and log in: tool api add ${name} ${program.baseUrl ?? '<base-url>'} && tool auth login ${name}`
+    );
+  }
+  // An API without an auth scheme still has a hook (it guards against a stray stored credential) that describes itself as "none".
+  const credentials = source.auth !== undefined && source.auth.describe() !== 'none';
+  if (credentials || source.api === undefined || ownAuthorization) return undefined;
+  const api = source.api.name;
+  return `step "${program.stepId}" got HTTP ${status} from source "${name}": API "${api}" has no credentials: tool auth login ${api}`;
 }
 
 /** Seconds an HTTP Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */

@@ -1,28 +1,82 @@
 import type { Writable } from 'node:stream';
 import { formatFinding, type Finding } from '../arazzo/index.js';
-import type { LoadedDocument, Workflow } from '../arazzo/model.js';
-import { CommandUsageError } from '../cli/errors.js';
-import type { Style } from '../cli/style.js';
+import { RUNS_WITH_V2 } from '../arazzo/finding.js';
+import type { ActionOrReference, ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
+import { isReference } from '../arazzo/model.js';
+import { CommandUsageError, ToolError } from '../errors/tool-error.js';
+import type { Style } from '../output/style.js';
+
+const IN_WORKFLOW = /^\/workflows\/(\d+)(?:\/|$)/;
 
 /**
- * Findings that the spec makes runtime errors (when the construct is reached), not reasons to
- * refuse the whole run: cross-workflow goto, replay, regex/jsonpath action criteria, `context`.
+ * Findings as a run of `selected` (a workflowId, or undefined for "the only one") sees them.
+ * An error inside a workflow the run cannot reach (not the selected one, nor one it names through
+ * a step's or an action's workflowId or through dependsOn) does not block it: it becomes a warning
+ * that says so. SOURCE_NOT_CHECKED is dropped: the run reads every source itself, and stops on one
+ * it cannot read. With several workflows and none selected, every workflow counts as reachable.
  */
-export const RUNTIME_ERRORS = new Set<string>(['CROSS_WORKFLOW_GOTO', 'ACTION_NOT_SUPPORTED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED']);
+export function runnerFindings(findings: Finding[], doc: ArazzoDocument, selected?: string): Finding[] {
+  const reachable = reachableWorkflows(doc, selected);
+  return findings.flatMap((f) => {
+    if (f.code === 'SOURCE_NOT_CHECKED') return [];
+    const index = IN_WORKFLOW.exec(f.pointer)?.[1];
+    if (f.severity !== 'error' || index === undefined || reachable.has(Number(index)) || f.code === 'DUPLICATE_WORKFLOW_ID') return [f];
+    const id = doc.workflows[Number(index)]?.workflowId ?? '';
+    return [{ ...f, severity: 'warning' as const, message: `${f.message} (in workflow "${id}", which this run does not reach)` }];
+  });
+}
 
-/** Findings as the runner sees them: runtime-only errors become warnings that say so. */
-export function runnerFindings(findings: Finding[]): Finding[] {
-  return findings.map((f) =>
-    f.severity === 'error' && RUNTIME_ERRORS.has(f.code) ? { ...f, severity: 'warning' as const, message: `${f.message} (fails at runtime if reached)` } : f,
-  );
+/** Indexes of the workflows a run of `selected` can reach; all of them when it cannot be told which runs. */
+export function reachableWorkflows(doc: ArazzoDocument, selected?: string): Set<number> {
+  const all = new Set(doc.workflows.keys());
+  const start = selected === undefined ? (doc.workflows.length === 1 ? 0 : -1) : doc.workflows.findIndex((w) => w.workflowId === selected);
+  if (start === -1) return all;
+  const reached = new Set<number>();
+  const pending = [start];
+  for (let index = pending.pop(); index !== undefined; index = pending.pop()) {
+    if (reached.has(index)) continue;
+    reached.add(index);
+    for (const id of namedWorkflows(doc, doc.workflows[index]!)) {
+      doc.workflows.forEach((w, i) => {
+        if (w.workflowId === id && !reached.has(i)) pending.push(i);
+      });
+    }
+  }
+  return reached;
+}
+
+// Every workflowId a workflow names: dependsOn, nested workflow steps, and action targets (also through references).
+function namedWorkflows(doc: ArazzoDocument, workflow: Workflow): string[] {
+  const ids = [...workflow.dependsOn];
+  const actionTargets = (chain: ActionOrReference[] | undefined) => {
+    for (const entry of chain ?? []) {
+      const action = isReference(entry) ? componentAction(doc, entry.reference) : entry;
+      if (action?.workflowId !== undefined) ids.push(action.workflowId);
+    }
+  };
+  actionTargets(workflow.successActions);
+  actionTargets(workflow.failureActions);
+  for (const step of workflow.steps) {
+    if (step.workflowId !== undefined) ids.push(step.workflowId);
+    actionTargets(step.onSuccess);
+    actionTargets(step.onFailure);
+  }
+  return ids;
+}
+
+function componentAction(doc: ArazzoDocument, reference: string) {
+  const match = /^\$components\.(successActions|failureActions)\.(.+)$/.exec(reference);
+  const section = match ? doc.components?.[match[1] as 'successActions' | 'failureActions'] : undefined;
+  return section && Object.hasOwn(section, match![2]!) ? section[match![2]!] : undefined;
 }
 
 /**
- * Prints validation findings on stderr (warnings only with `showWarnings`); returns false when any
- * blocks the run. `consequence` ends the error line ("nothing was sent").
+ * Prints validation findings on stderr (warnings only with `showWarnings`), as a run of the
+ * `selected` workflow sees them (see runnerFindings); returns false when any blocks the run.
+ * `consequence` ends the error line ("nothing was sent").
  */
-export function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style, consequence: string, showWarnings = true): boolean {
-  const shown = runnerFindings(findings);
+export function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style, consequence: string, showWarnings = true, selected?: string): boolean {
+  const shown = runnerFindings(findings, doc.model, selected);
   const errors = shown.filter((f) => f.severity === 'error');
   for (const finding of showWarnings ? shown : errors) stderr.write(`${formatFinding(finding, doc.file, style)}\n`);
   if (errors.length > 0) {
@@ -48,3 +102,20 @@ export function selectWorkflow(doc: LoadedDocument, workflowId: string | undefin
   throw new CommandUsageError(`${doc.file} has ${workflows.length} workflows; choose one with --workflow <id>`, `Its workflows: ${ids}`);
 }
 
+/**
+ * Throws (exit 1, before any request) when the workflow declares dependsOn: v1 runs only the
+ * selected workflow, and running it without what it depends on would not be the workflow the
+ * document describes.
+ */
+export function refuseDependencies(doc: LoadedDocument, workflow: Workflow): void {
+  if (workflow.dependsOn.length === 0) return;
+  const position = doc.locate(`${workflow.pointer}/dependsOn`);
+  const where = position ? `${doc.file}:${position.line}:${position.col}` : doc.file;
+  const names = workflow.dependsOn.map((id) => `"${id}"`).join(', ');
+  const first = workflow.dependsOn.find((id) => !id.startsWith('$')) ?? workflow.dependsOn[0];
+  throw new ToolError(
+    'DEPENDS_ON_UNSUPPORTED',
+    `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}, and dependsOn is not supported by the v1 runner; nothing was sent ${RUNS_WITH_V2}`,
+    `Run the workflows it depends on first (tool arazzo run ${doc.file} --workflow ${first}), then run it without dependsOn.`,
+  );
+}

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
 import type { RunFailure } from '../../machines/types.js';
-import { CommandUsageError } from '../cli/errors.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
 import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
 

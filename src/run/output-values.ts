@@ -16,16 +16,31 @@ export function compileOutputs(outputs: Record<string, unknown>, pointer: string
 /** Evaluates compiled outputs; an output whose expression resolves to nothing is null. */
 export function evaluateOutputs(outputs: CompiledOutputs, ctx: ExpressionContext): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [name, template] of outputs) {
-    let value: unknown;
-    try {
-      value = renderTemplate(template, ctx);
-    } catch {
-      value = null;
-    }
-    Object.defineProperty(result, name, { value: value ?? null, enumerable: true, writable: true, configurable: true });
-  }
+  for (const [name, template] of outputs) define(result, name, renderOrNull(template, ctx));
   return result;
+}
+
+/**
+ * Evaluates a workflow's outputs in the order written; `$outputs.<name>` in one of them is an
+ * output evaluated before it (`ctx.outputs` is replaced by the outputs so far).
+ */
+export function evaluateWorkflowOutputs(outputs: CompiledOutputs, ctx: ExpressionContext): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  const own: ExpressionContext = { ...ctx, outputs: result };
+  for (const [name, template] of outputs) define(result, name, renderOrNull(template, own));
+  return result;
+}
+
+function renderOrNull(template: Template, ctx: ExpressionContext): unknown {
+  try {
+    return renderTemplate(template, ctx) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** RFC 6901 escaping of one reference token. */

@@ -1,7 +1,8 @@
 import type { ActionPlan, ChainSource, StepPlan, WorkflowPlan } from '../../machines/types.js';
+import { RUNS_WITH_V2 } from '../arazzo/finding.js';
 import type { Action, ActionOrReference, ArazzoDocument, Criterion as CriterionObject, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
-import { EXIT, ToolError } from '../cli/errors.js';
+import { ToolError } from '../errors/tool-error.js';
 import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
 
 /** Thrown when a workflow cannot be turned into a plan: a bad reference, goto target or condition, a retry in a success chain. */
@@ -11,7 +12,7 @@ export class PlanError extends ToolError {
     message: string,
     readonly pointer: string,
   ) {
-    super(code, message, EXIT.INVALID_DOCUMENT);
+    super(code, message);
     this.name = 'PlanError';
   }
 }
@@ -73,12 +74,16 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   for (const criterion of step.successCriteria) {
     const unsupported = unsupportedCriterion(criterion);
     if (unsupported === 'type') criteria.skippedCriteria.push(`${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`);
-    else if (unsupported === 'context') planned.unsupported ??= `a success criterion has a context ("${criterion.context}"), which is not supported in v1`;
+    else if (unsupported === 'context') planned.unsupported ??= `a success criterion has a context ("${criterion.context}"), which is not supported in v1 ${RUNS_WITH_V2}`;
     else criteria.successCriteria.push(criterionAt(criterion, stepId));
   }
   if (step.operationId === undefined) {
-    if (step.operationPath !== undefined) planned.unsupported = 'operationPath steps are not supported in v1; use operationId';
-    else if (step.workflowId !== undefined) planned.unsupported = `nested workflow steps ("${step.workflowId}") are not supported in v1`;
+    if (step.operationPath !== undefined) planned.unsupported = `operationPath steps are not supported in v1; use operationId ${RUNS_WITH_V2}`;
+    else if (step.workflowId !== undefined) planned.unsupported = `nested workflow steps ("${step.workflowId}") are not supported in v1 ${RUNS_WITH_V2}`;
+  }
+  // Sending the payload without its replacements would send the wrong request, so nothing is sent.
+  if (step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
+    planned.unsupported ??= `requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent ${RUNS_WITH_V2}`;
   }
   return planned;
 }
@@ -96,8 +101,8 @@ function planAction(workflow: Workflow, stepId: string, action: Action, side: Si
   const criteria: Criterion[] = [];
   for (const criterion of action.criteria) {
     const unsupported = unsupportedCriterion(criterion);
-    if (unsupported === 'type') plan.unsupported ??= `action "${name}": criteria of type ${criterion.type} are not supported in v1`;
-    else if (unsupported === 'context') plan.unsupported ??= `action "${name}": a criterion with a context ("${criterion.context}") is not supported in v1`;
+    if (unsupported === 'type') plan.unsupported ??= `action "${name}": criteria of type ${criterion.type} are not supported in v1 ${RUNS_WITH_V2}`;
+    else if (unsupported === 'context') plan.unsupported ??= `action "${name}": a criterion with a context ("${criterion.context}") is not supported in v1 ${RUNS_WITH_V2}`;
     else criteria.push(criterionAt(criterion, stepId));
   }
   if (criteria.length > 0 && !plan.unsupported) {
@@ -105,16 +110,20 @@ function planAction(workflow: Workflow, stepId: string, action: Action, side: Si
     actionCriteria.push(criteria);
     if (criteriaCanFail(criteria)) plan.criteriaCanFail = true;
   }
-  if (type === 'replay') plan.unsupported ??= `action "${name}": replay is not implemented in v1`;
+  if (type === 'replay') plan.unsupported ??= `action "${name}": replay is not implemented in v1 ${RUNS_WITH_V2}`;
   else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
   if (type === 'goto' && action.workflowId !== undefined) {
-    plan.unsupported ??= `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`;
+    plan.unsupported ??= `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1 ${RUNS_WITH_V2}`;
   } else if (type === 'goto') {
     const target = action.stepId === undefined ? undefined : index.get(action.stepId);
     if (target === undefined) {
       throw new PlanError('UNKNOWN_GOTO_TARGET', `goto action "${name}" targets step "${action.stepId ?? ''}", which workflow "${workflow.workflowId}" does not have`, action.pointer);
     }
     plan.targetIndex = target;
+  }
+  if (type === 'retry' && (action.stepId !== undefined || action.workflowId !== undefined)) {
+    const target = action.stepId !== undefined ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
+    plan.unsupported ??= `action "${name}": a retry that goes on to ${target} is not supported in v1 ${RUNS_WITH_V2}`;
   }
   if (type === 'retry' && side === 'onSuccess') {
     throw new PlanError('RETRY_ON_SUCCESS', `retry action "${name}" cannot be a success action (Arazzo allows end and goto there)`, action.pointer);

@@ -82,7 +82,8 @@ export function createRefAddressGuard(allowRefHosts: readonly string[], lookup: 
     const reason = isIP(host) !== 0 ? judge(hostname, [host]) : isLocalName(host) ? refusalText(`${hostname} names this machine`, hostname) : undefined;
     if (reason !== undefined) {
       lastRefusal = reason;
-      process.nextTick(() => callback?.(new AddressRefusedError(reason), undefined as unknown as Duplex));
+      // Asynchronously, as a failed connection would be: the agent expects the callback after createConnection returns.
+      queueMicrotask(() => callback?.(new AddressRefusedError(reason), undefined as unknown as Duplex));
       return undefined;
     }
     return create({ ...options, lookup: guardedLookup(hostname) });

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { RunFailure } from '../../machines/types.js';
-import type { Style } from '../cli/style.js';
+import type { Style } from '../output/style.js';
 import { formatDryRun, redactRequest, type HttpRequest, type HttpResponse } from '../http/index.js';
 import { printableLine, printableText } from '../http/printable.js';
 import { secretValuesOf } from '../http/redact.js';

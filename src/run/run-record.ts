@@ -16,15 +16,25 @@ export interface RunRecord {
 export async function formatRecord(record: RunRecord, format: 'json' | 'yaml'): Promise<string> {
   const plain = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
   if (format === 'yaml') {
-    const { stringify } = await import('yaml');
+    const { Document, visit } = await import('yaml');
     try {
-      return stringify(JSON.parse(stringifyJson(plain, replacer) as string), { lineWidth: 0 });
+      // YAML 1.1 rules quote the strings a 1.1 reader would retype (yes, on, 2024-01-01, 1_000, 1:20);
+      // a 1.2 octal such as 0o17 is the one plain form 1.1 does not know, so it is quoted by hand.
+      const doc = new Document(JSON.parse(stringifyJson(plain, replacer) as string), { version: '1.1' });
+      visit(doc, {
+        Scalar(_key, node) {
+          if (typeof node.value === 'string' && OCTAL_1_2.test(node.value)) node.type = 'QUOTE_DOUBLE';
+        },
+      });
+      return doc.toString({ lineWidth: 0 });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
     }
   }
   return `${stringifyJson(plain, replacer, 2)}\n`;
 }
+
+const OCTAL_1_2 = /^[-+]?0o[0-7]+$/;
 
 /** Fields in the spec's order; failedVia only when present. */
 function orderFields(step: StepRecord): StepRecord {

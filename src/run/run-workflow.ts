@@ -5,13 +5,13 @@ import { compileWorkflow } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { loadDocument, validateDocument } from '../arazzo/index.js';
 import type { LoadedDocument } from '../arazzo/model.js';
-import { EXIT } from '../cli/errors.js';
-import { styleFor, type Style } from '../cli/style.js';
+import type { Outcome } from '../errors/outcome.js';
+import { styleFor, type Style } from '../output/style.js';
 import { createPipeline, type Pipeline } from '../http/index.js';
 import { printableLine } from '../http/printable.js';
 import { redactUrl, secretNames } from '../http/redact.js';
 import { createDescriptionLoader } from './description-loader.js';
-import { reportFindings, selectWorkflow } from './gate-document.js';
+import { refuseDependencies, reportFindings, selectWorkflow } from './gate-document.js';
 import { immediateClock } from './immediate-clock.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
 import type { StepProgram } from './compile-steps.js';
@@ -65,10 +65,10 @@ export interface RunDeps {
 
 /**
  * `tool arazzo run`: load and validate the document (exit 10 before any request), bind sources,
- * compile the workflow to a machine, run it, and print the run record on stdout. Returns the exit
- * code; throws ToolError for usage and configuration problems.
+ * compile the workflow to a machine, run it, and print the run record on stdout. Returns how the
+ * run ended (the command maps it to an exit code); throws ToolError for usage and configuration problems.
  */
-export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<number> {
+export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<Outcome> {
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [] });
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
@@ -77,7 +77,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   let holdLiveView = false;
   try {
     const compiled = await compileRun(opts, io, deps, pipeline, reporter, style);
-    if (typeof compiled === 'number') return compiled;
+    if ('kind' in compiled) return compiled;
     const { plan } = compiled;
 
     if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [] });
@@ -97,13 +97,13 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     holdLiveView = live !== undefined;
     if (interrupted) {
       reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${context.runs} step runs; nothing more was sent`);
-      return EXIT.INTERRUPTED;
+      return { kind: 'interrupted' };
     }
     if (context.failure) {
       reporter.workflowFailed(plan.workflowId, context.failure);
-      return EXIT.RUN_FAILED;
+      return { kind: 'failed' };
     }
-    return EXIT.OK;
+    return { kind: 'succeeded' };
   } finally {
     pipeline.close();
     await tracer?.finish(undefined, false).catch(() => undefined);
@@ -121,12 +121,12 @@ interface CompiledRun {
 }
 
 /**
- * Loads, validates and binds the document and compiles the selected workflow; returns the exit
- * code instead when the document is invalid. A function of its own so that the loaded document
+ * Loads, validates and binds the document and compiles the selected workflow; returns the
+ * `invalid-document` outcome instead when the document is invalid. A function of its own so that the loaded document
  * (its text, parsed tree, model and findings: ~3.6 MiB at 1000 steps) is garbage once the run
  * starts; a suspended async function keeps all its locals alive.
  */
-async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | number> {
+async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | Outcome> {
   const doc = await loadDocument(opts.file, { cwd: io.cwd });
   const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
     env: io.env,
@@ -140,16 +140,17 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const findings = await validateDocument(doc, {
     loadOperations: async (url) => {
       try {
-        return new Set((await loadDescription(url)).operations.keys());
+        return (await loadDescription(url)).operations;
       } catch {
         return undefined;
       }
     },
   });
-  if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent')) return EXIT.INVALID_DOCUMENT;
+  if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent', true, opts.workflowId)) return { kind: 'invalid-document' };
 
   const workflow = selectWorkflow(doc, opts.workflowId);
-  const registry = deps.registry ?? (await (await import('../config/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
+  refuseDependencies(doc, workflow);
+  const registry = deps.registry ?? (await (await import('./api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription);
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);

@@ -10,7 +10,7 @@ import { finished } from 'node:stream/promises';
 import type { InspectionEvent } from 'xstate';
 import { stepKey, SUB_STATE } from '../../machines/state-keys.js';
 import type { ActionMeta, ActionOutcome, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
-import { FileError, ToolError } from '../cli/errors.js';
+import { FileError, ToolError } from '../errors/tool-error.js';
 import { redactRequest } from '../http/index.js';
 import { redactText, secretValuesOf } from '../http/redact.js';
 import { failureMessage } from './failure-message.js';
@@ -117,6 +117,9 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
   const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }) => {
     const snapshot = event.snapshot as unknown as { value: unknown; context: WorkflowContext };
     const context = snapshot.context;
+    // An action line's runs are those before its transition: a goto's transition also enters the
+    // target step, which starts (and counts) its next run.
+    const before = counters.runs;
     counters = { retries: context.retries, runs: context.runs };
     const transitions = event._transitions ?? [];
     const source = transitions[0]?.source.path ?? [];
@@ -129,23 +132,37 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       const label = stopped ? `${transition.description ?? ''}${stopped.suffix}` : (transition.description ?? '');
       const fields: Record<string, unknown> = { stepId: owner, action: meta.action, actionType: meta.actionType, label };
       if (stopped) fields[stopped.flag] = true;
-      write('action', { ...fields, ...counters });
+      write('action', { ...fields, retries: counters.retries, runs: before });
     }
+    const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
+    writeState(snapshot, source.join('.'), event.event.type, actions);
+  };
+  const writeState = (snapshot: { value: unknown; context: WorkflowContext }, from: string, eventType: string, actions: string[]) => {
+    const context = snapshot.context;
     const state = statePath(snapshot.value);
-    const fields: Record<string, unknown> = { state, from: source.join('.'), event: event.event.type };
+    const fields: Record<string, unknown> = { state, from, event: eventType };
     const stepId = steps.get(state.split('.')[0] ?? '');
     if (stepId !== undefined) fields.stepId = stepId;
     Object.assign(fields, counters, { maxSteps: context.maxSteps });
-    const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
     if (actions.length > 0) fields.actions = actions;
     if (state.endsWith(`.${SUB_STATE.backoff}`)) fields.retryDelayMs = context.retryDelayMs;
     write('state', fields);
+  };
+  // The machine's first state is entered by no transition (XState sends no microstep for it): its
+  // line comes from the root actor's first snapshot, once the first step's run has been counted.
+  const onInit = (event: InspectionEvent & { type: '@xstate.snapshot' }) => {
+    if (event.event.type !== 'xstate.init' || event.actorRef.sessionId !== event.rootId) return;
+    const snapshot = event.snapshot as unknown as { value: unknown; context?: WorkflowContext };
+    if (snapshot.context === undefined) return;
+    counters = { retries: snapshot.context.retries, runs: snapshot.context.runs };
+    writeState(snapshot as { value: unknown; context: WorkflowContext }, '', 'xstate.init', []);
   };
 
   write('start', { workflowId: plan.workflowId, steps: plan.steps.length, maxSteps: options.maxSteps }, origin);
   return {
     inspect(event) {
       if (event.type === '@xstate.microstep') onMicrostep(event);
+      else if (event.type === '@xstate.snapshot') onInit(event);
     },
     reporter(inner) {
       return {

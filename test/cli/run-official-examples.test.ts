@@ -52,13 +52,13 @@ describe('official example pet-coupons.arazzo.yaml', () => {
     expect(failureLine(result.stderr)).toMatch(/workflow "buy-available-pet" failed at step "place-order": .*nested workflow/);
   });
 
-  it('stops apply-coupon at find-coupons, whose pet_id parameter the operation does not declare (it wants petId)', async () => {
+  it('refuses apply-coupon before any request: find-coupons fills pet_id, and getPetCoupons needs {petId}', async () => {
     prepare();
     const result = await h.tool(['arazzo', 'run', 'pet-coupons.arazzo.yaml', '--workflow', 'apply-coupon', '--input', 'my_pet_tags=puppy']);
-    expect(result.code).toBe(1);
-    expect(trail(recordOf(result))).toEqual(['find-pet:200', 'find-coupons:0']);
-    expect(failureLine(result.stderr)).toMatch(/failed at step "find-coupons": .*petId/);
-    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/pet/findByTags']);
+    expectNoRun(result, 10);
+    expect(result.stderr).toMatch(/error MISSING_PATH_PARAMETER .*needs path parameter "petId"/);
+    expect(result.stderr).toMatch(/warning UNKNOWN_PARAMETER parameter "pet_id" \(in: path\) .*\(did you mean "petId"\?\)/);
+    expect(h.server.hits).toHaveLength(0);
   });
 
   it('warns about both nested workflow steps before running', async () => {

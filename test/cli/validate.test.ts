@@ -20,9 +20,9 @@ describe('tool arazzo validate', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout.split('\n')).toEqual([
-      'warnings.arazzo.yaml:12:24 warning OPERATION_PATH_UNSUPPORTED step "byPath" uses operationPath, which the v1 runner does not support; the step fails at runtime (use operationId)',
-      'warnings.arazzo.yaml:17:19 warning SUCCESS_CRITERION_SKIPPED jsonpath success criteria are not supported by the v1 runner; this criterion will be skipped (with a warning) at runtime',
-      'warnings.arazzo.yaml:19:21 warning NESTED_WORKFLOW_UNSUPPORTED step "nested" runs workflow "helper"; nested workflows are not supported by the v1 runner, so the step fails at runtime',
+      'warnings.arazzo.yaml:12:24 warning OPERATION_PATH_UNSUPPORTED step "byPath" uses operationPath, which the v1 runner does not support; the step fails at runtime, use operationId (runs with --tool-runner v2)',
+      'warnings.arazzo.yaml:17:19 warning SUCCESS_CRITERION_SKIPPED jsonpath success criteria are not supported by the v1 runner; this criterion will be skipped (with a warning) at runtime (runs with --tool-runner v2)',
+      'warnings.arazzo.yaml:19:21 warning NESTED_WORKFLOW_UNSUPPORTED step "nested" runs workflow "helper"; nested workflows are not supported by the v1 runner, so the step fails at runtime (runs with --tool-runner v2)',
       'warnings.arazzo.yaml: valid Arazzo 1.0.1 — 2 workflows, 1 source; 3 warnings: operationPath steps fail at runtime; regex/jsonpath/xpath success criteria are skipped; nested workflow steps fail at runtime',
       '',
     ]);
@@ -78,10 +78,10 @@ describe('tool arazzo validate', () => {
   });
 
   it('rejects an unknown flag with exit 2, on stderr only', async () => {
-    const result = await validate('clean.arazzo.yaml', '--strict');
+    const result = await validate('clean.arazzo.yaml', '--strictly');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('--strict');
+    expect(result.stderr).toContain('--strictly');
   });
 
   it('rejects an unknown --output format with exit 2', async () => {

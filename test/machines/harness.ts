@@ -23,7 +23,7 @@ export function withRunner(machine: WorkflowMachine, runner: StepRunner): Workfl
 /** A judge whose criteria sets are predicates on the last status code. */
 export function judgeOf(criteria: Array<(status: number) => boolean>, outputs: (ctx: WorkflowContext) => Record<string, unknown> = () => ({})): Judge {
   return {
-    criteriaHold: (id, ctx) => criteria[id]!(ctx.last?.statusCode ?? 0),
+    criteriaHold: (id, ctx, outcome) => criteria[id]!((outcome ?? ctx.last)?.statusCode ?? 0),
     criteriaError: () => undefined,
     workflowOutputs: outputs,
   };

@@ -1,7 +1,7 @@
 /** Turning `tool auth login` flags (and, on a terminal, answers) into an auth config and a secret. */
 
 import type { Readable } from 'node:stream';
-import { CommandUsageError } from '../../cli/errors.js';
+import { CommandUsageError } from '../../errors/tool-error.js';
 import { AUTH_TYPES, KEY_LOCATIONS, type AuthConfig, type AuthType, type KeyLocation } from '../../config/api-entry.js';
 import { validateEnvName, validateHeaderName, validateOAuthUrl } from '../../config/validate-input.js';
 import type { Prompter } from './prompter.js';

@@ -1,7 +1,6 @@
 /** Asking the user on a terminal: visible answers and hidden secrets (raw mode, no echo). */
 
 import type { Readable, Writable } from 'node:stream';
-import { EXIT } from '../../cli/errors.js';
 import { AuthError } from '../errors.js';
 
 export interface Prompter {
@@ -44,7 +43,7 @@ function readLine(stdin: TtyInput, stderr: Writable, hidden: boolean): Promise<s
       if (rest !== '') stdin.unshift(Buffer.from(rest, 'utf8'));
       stderr.write('\n');
       if (outcome === 'done') resolve(line);
-      else reject(new AuthError('LOGIN_ABORTED', 'login cancelled', EXIT.INTERRUPTED));
+      else reject(new AuthError('LOGIN_ABORTED', 'login cancelled'));
     };
     const onData = (chunk: Buffer | string): void => {
       const chars = [...chunk.toString()];

@@ -1,7 +1,7 @@
 /** Reading a secret piped on stdin (`echo "$TOKEN" | tool auth login x --type bearer --with-token`). */
 
 import type { Readable } from 'node:stream';
-import { CommandUsageError } from '../../cli/errors.js';
+import { CommandUsageError } from '../../errors/tool-error.js';
 
 const MAX_BYTES = 64 * 1024;
 

@@ -1,7 +1,6 @@
 /** The device authorization grant (RFC 8628): a code to enter on another device, then polling. */
 
 import type { Writable } from 'node:stream';
-import { EXIT } from '../../cli/errors.js';
 import type { OAuth2Config } from '../../config/api-entry.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { pause } from '../../http/abortable.js';
@@ -59,7 +58,7 @@ export async function deviceCodeLogin(options: DeviceCodeOptions): Promise<Token
   for (;;) {
     // Never sleep past the deadline: an expired code is reported when it expires, not a minute later.
     const waitMs = Math.min(intervalS * 1000, Math.max(deadline - now(), 0));
-    if (!(await sleep(waitMs, signal))) throw new AuthError('LOGIN_ABORTED', 'login interrupted', EXIT.INTERRUPTED);
+    if (!(await sleep(waitMs, signal))) throw new AuthError('LOGIN_ABORTED', 'login interrupted');
     if (now() >= deadline) throw pastDeadline();
     try {
       return await requestToken(pipeline, auth.tokenUrl, { grant_type: DEVICE_GRANT, device_code: deviceCode }, { clientId: auth.clientId }, signal);
@@ -70,7 +69,7 @@ export async function deviceCodeLogin(options: DeviceCodeOptions): Promise<Token
         intervalS = slowedDownS(intervalS);
         continue;
       }
-      if (error.oauthError === 'access_denied') throw new AuthError('ACCESS_DENIED', 'the login was denied on the verification page', EXIT.RUN_FAILED);
+      if (error.oauthError === 'access_denied') throw new AuthError('ACCESS_DENIED', 'the login was denied on the verification page');
       if (error.oauthError === 'expired_token') throw expired();
       throw error;
     }
@@ -78,11 +77,11 @@ export async function deviceCodeLogin(options: DeviceCodeOptions): Promise<Token
 }
 
 function expired(): AuthError {
-  return new AuthError('DEVICE_CODE_EXPIRED', 'the device code expired before the login was approved', EXIT.RUN_FAILED, 'Run tool auth login again and enter the new code sooner.');
+  return new AuthError('DEVICE_CODE_EXPIRED', 'the device code expired before the login was approved', 'Run tool auth login again and enter the new code sooner.');
 }
 
 function unapproved(lifetimeS: number): AuthError {
-  return new AuthError('DEVICE_CODE_EXPIRED', `the login was not approved within ${waitText(lifetimeS * 1000)}`, EXIT.RUN_FAILED, 'Run tool auth login again and enter the new code sooner.');
+  return new AuthError('DEVICE_CODE_EXPIRED', `the login was not approved within ${waitText(lifetimeS * 1000)}`, 'Run tool auth login again and enter the new code sooner.');
 }
 
 function text(value: unknown): string | undefined {

@@ -2,7 +2,6 @@
 
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EXIT } from '../../cli/errors.js';
 import { printableLine } from '../../http/printable.js';
 import { AuthError, OAuthError } from '../errors.js';
 
@@ -59,9 +58,9 @@ export async function listenForRedirect(options: RedirectOptions): Promise<Loopb
   });
   const { port } = server.address() as AddressInfo;
   const timer = setTimeout(() => {
-    finish(new AuthError('LOGIN_TIMEOUT', `no browser came back to http://127.0.0.1:${port}${PATH} within ${waitText(options.timeoutMs)}`, EXIT.RUN_FAILED, 'Run tool auth login again and complete the login in the browser.'));
+    finish(new AuthError('LOGIN_TIMEOUT', `no browser came back to http://127.0.0.1:${port}${PATH} within ${waitText(options.timeoutMs)}`, 'Run tool auth login again and complete the login in the browser.'));
   }, options.timeoutMs);
-  const onAbort = (): void => finish(new AuthError('LOGIN_ABORTED', 'login interrupted', EXIT.INTERRUPTED));
+  const onAbort = (): void => finish(new AuthError('LOGIN_ABORTED', 'login interrupted'));
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
   let closed: Promise<void> | undefined;

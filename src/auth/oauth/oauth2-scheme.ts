@@ -1,6 +1,5 @@
 /** OAuth 2.0 as a scheme: cached access tokens, refreshed before expiry and once after a 401. */
 
-import { EXIT } from '../../cli/errors.js';
 import type { ApiEntry, OAuth2Config } from '../../config/api-entry.js';
 import { boundCredential, originOf } from '../../config/credential-binding.js';
 import { credentialStore } from '../../config/credential-store.js';
@@ -85,5 +84,5 @@ async function newGrant(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps): Pr
 function loginExpired(api: ApiEntry, cause: unknown): unknown {
   if (cause !== undefined && !(cause instanceof OAuthError)) return cause;
   const why = cause === undefined ? 'its access token expired and there is no refresh token' : `the refresh token was refused (${cause.message})`;
-  return new AuthError('LOGIN_EXPIRED', `the OAuth login of API "${api.name}" has expired: ${why}`, EXIT.USAGE, `Log in again: tool auth login ${api.name}`);
+  return new AuthError('LOGIN_EXPIRED', `the OAuth login of API "${api.name}" has expired: ${why}`, `Log in again: tool auth login ${api.name}`);
 }

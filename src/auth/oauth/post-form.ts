@@ -3,7 +3,6 @@
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { printableLine } from '../../http/printable.js';
 import { isSecretName } from '../../http/redact.js';
-import { EXIT } from '../../cli/errors.js';
 import { TransportError } from '../../http/transport-error.js';
 import type { HttpResponse } from '../../http/types.js';
 import { AuthError, OAuthError } from '../errors.js';
@@ -54,21 +53,20 @@ export async function postForm(
     throw new OAuthError(answer.error, `${where} answered ${printableLine(answer.error, known, 100)}${description} (HTTP ${response.status})`);
   }
   if (response.status < 200 || response.status > 299 || answer === undefined) {
-    throw new AuthError('OAUTH_BAD_RESPONSE', `${where} answered HTTP ${response.status} without a JSON object`, undefined, 'Check the endpoint URL given to tool auth login.');
+    throw new AuthError('OAUTH_BAD_RESPONSE', `${where} answered HTTP ${response.status} without a JSON object`, 'Check the endpoint URL given to tool auth login.');
   }
   return answer;
 }
 
 /** No answer from the endpoint (refused, timed out, no such host): an ordinary error naming it, not a bug. */
 function unreachable(error: TransportError, endpoint: string): AuthError {
-  if (error.code === 'ABORTED') return new AuthError('LOGIN_ABORTED', `interrupted while waiting for ${shownEndpoint(endpoint)}`, EXIT.INTERRUPTED);
+  if (error.code === 'ABORTED') return new AuthError('LOGIN_ABORTED', `interrupted while waiting for ${shownEndpoint(endpoint)}`);
   // The pipeline's message is "<what failed>: <METHOD> <url>"; the endpoint is named our way instead.
   const suffix = `: ${error.method} ${error.url}`;
   const what = error.message.endsWith(suffix) ? error.message.slice(0, -suffix.length) : error.message;
   return new AuthError(
     'OAUTH_UNREACHABLE',
     `could not reach the OAuth endpoint ${shownEndpoint(endpoint)}: ${what}`,
-    EXIT.RUN_FAILED,
     'Check the endpoint URL and the network connection, then try again.',
   );
 }

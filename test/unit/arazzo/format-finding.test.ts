@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatFinding, formatSummary, type Finding } from '../../../src/arazzo/index.js';
-import { styleFor } from '../../../src/cli/style.js';
+import { styleFor } from '../../../src/output/style.js';
 import { loadFixture } from './fixtures.js';
 
 const error: Finding = { code: 'NO_WORKFLOWS', severity: 'error', message: 'no workflows', pointer: '/workflows', line: 8, col: 1 };

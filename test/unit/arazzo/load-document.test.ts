@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArazzoLoadError, loadDocument } from '../../../src/arazzo/index.js';
 import { FIXTURES } from './fixtures.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 async function loadError(promise: Promise<unknown>): Promise<ArazzoLoadError> {
   try {
@@ -31,7 +32,7 @@ describe('loadDocument', () => {
   it('reports a missing file with exit 2 and where it looked', async () => {
     const error = await loadError(loadDocument('nope.arazzo.yaml', { cwd: FIXTURES }));
     expect(error.code).toBe('FILE_NOT_FOUND');
-    expect(error.exitCode).toBe(2);
+    expect(exitCodeFor(error.kind)).toBe(2);
     expect(error.message).toBe('nope.arazzo.yaml: no such file');
     expect(error.hint).toContain(join(FIXTURES, 'nope.arazzo.yaml'));
   });
@@ -39,14 +40,14 @@ describe('loadDocument', () => {
   it('reports a directory with exit 2 and suggests documents inside it', async () => {
     const error = await loadError(loadDocument('.', { cwd: FIXTURES }));
     expect(error.code).toBe('IS_A_DIRECTORY');
-    expect(error.exitCode).toBe(2);
+    expect(exitCodeFor(error.kind)).toBe(2);
     expect(error.hint).toContain('./actions.arazzo.yaml');
   });
 
   it('refuses a file over the size limit with exit 2', async () => {
     const error = await loadError(loadDocument('clean.arazzo.yaml', { cwd: FIXTURES, maxBytes: 100 }));
     expect(error.code).toBe('FILE_TOO_LARGE');
-    expect(error.exitCode).toBe(2);
+    expect(exitCodeFor(error.kind)).toBe(2);
     expect(error.message).toBe('clean.arazzo.yaml is larger than 100 bytes; refusing to load it');
   });
 
@@ -65,7 +66,7 @@ describe('loadDocument', () => {
   it('passes parse errors through with exit 10', async () => {
     const error = await loadError(loadDocument('syntax-error.arazzo.yaml', { cwd: FIXTURES }));
     expect(error.code).toBe('YAML_SYNTAX');
-    expect(error.exitCode).toBe(10);
+    expect(exitCodeFor(error.kind)).toBe(10);
     expect(error.message).toMatch(/^syntax-error\.arazzo\.yaml:\d+:\d+: invalid YAML: /);
   });
 });

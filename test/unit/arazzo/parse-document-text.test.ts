@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArazzoLoadError, isReference, parseDocumentText, type Action, type Parameter } from '../../../src/arazzo/index.js';
 import { FIXTURES } from './fixtures.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 const parseFixture = (name: string) => parseDocumentText(readFileSync(join(FIXTURES, name), 'utf8'), name, join(FIXTURES, name));
 
@@ -133,7 +134,7 @@ describe('parseDocumentText: errors', () => {
   it('reports a YAML syntax error with file:line:col and a caret excerpt (exit 10)', () => {
     const error = loadError(() => parseDocumentText('arazzo: 1.0.1\ninfo: {title: x\nworkflows: []\n', 'bad.yaml', '/tmp/bad.yaml'));
     expect(error.code).toBe('YAML_SYNTAX');
-    expect(error.exitCode).toBe(10);
+    expect(exitCodeFor(error.kind)).toBe(10);
     expect(error.position).toEqual({ line: 3, col: 1 });
     expect(error.message).toMatch(/^bad\.yaml:3:1: invalid YAML: /);
     expect(error.hint).toBe('3 | workflows: []\n    | ^');
@@ -148,7 +149,7 @@ describe('parseDocumentText: errors', () => {
   it('refuses an alias bomb instead of expanding it', () => {
     const error = loadError(() => parseFixture('alias-bomb.arazzo.yaml'));
     expect(error.code).toBe('ALIAS_LIMIT');
-    expect(error.exitCode).toBe(10);
+    expect(exitCodeFor(error.kind)).toBe(10);
     expect(error.message).toContain('more than 100 alias uses');
   });
 
@@ -171,7 +172,7 @@ describe('parseDocumentText: errors', () => {
   ])('refuses %s, which is not a mapping (exit 10)', (name, what) => {
     const error = loadError(() => parseFixture(name));
     expect(error.code).toBe('NOT_AN_OBJECT');
-    expect(error.exitCode).toBe(10);
+    expect(exitCodeFor(error.kind)).toBe(10);
     expect(error.message).toContain(`the document is ${what}`);
   });
 });

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { AuthError } from '../../../src/auth/errors.js';
 import { deviceCodeLogin } from '../../../src/auth/oauth/device-code-flow.js';
 import { requestToken } from '../../../src/auth/oauth/token-grant.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 import { createPipeline, type Pipeline } from '../../../src/http/index.js';
 import { startServer, type TestServer } from '../http/test-server.js';
 
@@ -25,10 +26,10 @@ describe('an OAuth endpoint that never answers', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect(error).toMatchObject({
       code: 'OAUTH_UNREACHABLE',
-      exitCode: 1,
       message: `could not reach the OAuth endpoint ${server.origin}/token: timed out after 0.2 s`,
       hint: 'Check the endpoint URL and the network connection, then try again.',
     });
+    expect(exitCodeFor((error as AuthError).kind)).toBe(1);
   });
 
   it('stops a device code login interrupted while waiting for the device endpoint with exit 130', async () => {
@@ -45,6 +46,7 @@ describe('an OAuth endpoint that never answers', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(AuthError);
-    expect(error).toMatchObject({ code: 'LOGIN_ABORTED', exitCode: 130, message: `interrupted while waiting for ${server.origin}/device` });
+    expect(error).toMatchObject({ code: 'LOGIN_ABORTED', message: `interrupted while waiting for ${server.origin}/device` });
+    expect(exitCodeFor((error as AuthError).kind)).toBe(130);
   });
 });

@@ -12,6 +12,7 @@ import { tokenStore } from '../../../src/config/token-store.js';
 import { createPipeline, type AuthHook, type Pipeline } from '../../../src/http/index.js';
 import type { TestServer } from '../http/test-server.js';
 import { startOAuthServer, startProtectedApi, type OAuthServer, type OAuthServerOptions } from './oauth-server.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 describe('OAuth 2.0 hooks', () => {
   let dir: string;
@@ -191,7 +192,7 @@ describe('OAuth 2.0 hooks', () => {
     };
     const error = (await get(await hook(entry)).catch((e: unknown) => e)) as AuthError;
     expect(error.code).toBe('LOGIN_EXPIRED');
-    expect(error.exitCode).toBe(2);
+    expect(exitCodeFor(error.kind)).toBe(2);
     expect(error.hint).toBe('Log in again: tool auth login gh');
   });
 });

@@ -9,6 +9,7 @@ import { credentialStore } from '../../../src/config/credential-store.js';
 import { configPaths, type ConfigPaths } from '../../../src/config/paths.js';
 import { createPipeline, formatDryRun, type Pipeline } from '../../../src/http/index.js';
 import { sendJson, startServer, type TestServer } from '../http/test-server.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 describe('bearer, basic and api-key hooks', () => {
   let dir: string;
@@ -92,7 +93,7 @@ describe('bearer, basic and api-key hooks', () => {
     const auth = hookFor(entry({ type: 'basic', username: 'alice' }));
     const error = (await pipeline.send({ method: 'GET', url: `${api.origin}/v1/pets`, headers: {}, auth }).catch((e: unknown) => e)) as AuthError;
     expect(error.code).toBe('NOT_LOGGED_IN');
-    expect(error.exitCode).toBe(2);
+    expect(exitCodeFor(error.kind)).toBe(2);
     expect(error.hint).toBe('Log in: tool auth login pets');
   });
 

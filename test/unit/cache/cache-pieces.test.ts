@@ -8,6 +8,7 @@ import { clearDescriptionCache } from '../../../src/cache/clear-description-cach
 import { CacheError } from '../../../src/cache/errors.js';
 import { formatAge } from '../../../src/cache/format-age.js';
 import { hasOnlyLocalRefs } from '../../../src/cache/local-refs.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 describe('cacheTtlMs', () => {
   it('is ten minutes by default and TOOL_CACHE_TTL seconds when set', () => {
@@ -25,7 +26,7 @@ describe('cacheTtlMs', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(CacheError);
-    expect((caught as CacheError).exitCode).toBe(2);
+    expect(exitCodeFor((caught as CacheError).kind)).toBe(2);
     expect((caught as CacheError).message).toContain('TOOL_CACHE_TTL');
   });
 });

@@ -7,6 +7,7 @@ import { cacheMaxBytes } from '../../../src/cache/cache-size.js';
 import { descriptionCacheIn } from '../../../src/cache/description-cache.js';
 import { CacheError } from '../../../src/cache/errors.js';
 import { sha256 } from '../../../src/cache/sha256.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 let home: string;
 
@@ -83,7 +84,7 @@ describe('cacheMaxBytes', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(CacheError);
-    expect((caught as CacheError).exitCode).toBe(2);
+    expect(exitCodeFor((caught as CacheError).kind)).toBe(2);
     expect((caught as CacheError).message).toContain('TOOL_CACHE_MAX_MIB');
   });
 });

@@ -7,6 +7,7 @@ import { apiRegistry } from '../../../src/config/api-registry.js';
 import { credentialStore } from '../../../src/config/credential-store.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths, type ConfigPaths } from '../../../src/config/paths.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/config');
 
@@ -43,7 +44,7 @@ describe('configuration files', () => {
     await place('trailing-comma.json', paths.apisFile);
     const error = await failure(apiRegistry(paths).read());
     expect(error.code).toBe('CONFIG_SYNTAX');
-    expect(error.exitCode).toBe(2);
+    expect(exitCodeFor(error.kind)).toBe(2);
     expect(error.message).toBe(`${paths.apisFile}:5:3: not valid JSON: unexpected "}"; expected a "quoted" property name`);
     expect(error.hint).toContain('5 |   }');
     expect(error.hint).toContain('The file was left untouched');

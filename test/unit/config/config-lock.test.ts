@@ -8,6 +8,7 @@ import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths, type ConfigPaths } from '../../../src/config/paths.js';
 import { tokenStore } from '../../../src/config/token-store.js';
 import { writeFileAtomic } from '../../../src/config/write-file-atomic.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 
@@ -52,7 +53,7 @@ describe('the configuration lock', () => {
     await mkdir(paths.configDir, { recursive: true, mode: 0o500 });
     await chmod(paths.configDir, 0o500);
     const error = (await apiRegistry(paths).update((apis) => void apis.clear()).catch((e: unknown) => e)) as ConfigError;
-    expect([error.code, error.exitCode]).toEqual(['CONFIG_READ_ONLY', 2]);
+    expect([error.code, exitCodeFor(error.kind)]).toEqual(['CONFIG_READ_ONLY', 2]);
     expect(error.message).toContain(paths.configDir);
     expect(error.hint).toContain(`chmod u+w ${paths.configDir}`);
     expect(await modeOf(paths.configDir)).toBe(0o500);

@@ -70,7 +70,7 @@ describe('evaluateCondition', () => {
       ["$inputs.count == '3'", true],
       ["$inputs.count == '3.0'", false],
       ["$inputs.username == 'ada'", true],
-      ["$inputs.username == 'Ada'", false],
+      ["$inputs.username == 'Ada'", true],
       ['$inputs.username == "ada"', true],
       ['$response.body#/empty == \'\'', true],
       ['$response.body#/missing == null', true],

@@ -31,10 +31,10 @@ describe('compileTemplate and renderTemplate', () => {
     });
   });
 
-  it('keeps the type of a string that is exactly one {$expr}', () => {
+  it('renders a string that is exactly one {$expr} as a string, as interpolation', () => {
     expect(render({ customer: '{$inputs.customer}', code: '{$statusCode}' })).toEqual({
-      customer: { firstName: 'Ada', tags: ['a', 'b'] },
-      code: 200,
+      customer: '{"firstName":"Ada","tags":["a","b"]}',
+      code: '200',
     });
   });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CommandUsageError } from '../../../src/cli/errors.js';
+import { CommandUsageError } from '../../../src/errors/tool-error.js';
 import { addApi } from '../../../src/config/add-api.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths } from '../../../src/config/paths.js';

@@ -145,8 +145,8 @@ workflows:
       - { stepId: c, operationId: op }
 `);
     expect(p.steps.map((s) => s.unsupported)).toEqual([
-      'operationPath steps are not supported in v1; use operationId',
-      'nested workflow steps ("other") are not supported in v1',
+      'operationPath steps are not supported in v1; use operationId (runs with --tool-runner v2)',
+      'nested workflow steps ("other") are not supported in v1 (runs with --tool-runner v2)',
       undefined,
     ]);
   });

@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { Script } from 'node:vm';
 import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
+import type { ToolError } from '../../../src/errors/tool-error.js';
 import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML } from '../../../src/run/inspect-page.js';
 import { sanitizeInspectionEvent, startInspector } from '../../../src/run/inspect.js';
 import { Collector } from '../../cli/run-tool.js';
@@ -144,10 +146,9 @@ describe('startInspector', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as AddressInfo;
     try {
-      await expect(startInspector({ port, workflowId: 'wf' })).rejects.toMatchObject({
-        exitCode: 2,
-        message: `--inspect cannot listen on 127.0.0.1:${port}: port ${port} is in use`,
-      });
+      const error = await startInspector({ port, workflowId: 'wf' }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ message: `--inspect cannot listen on 127.0.0.1:${port}: port ${port} is in use` });
+      expect(exitCodeFor((error as ToolError).kind)).toBe(2);
     } finally {
       blocker.close();
     }

@@ -6,6 +6,8 @@ import { Writable } from 'node:stream';
 import { createActor } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
 import type { WorkflowContext, WorkflowPlan } from '../../../machines/types.js';
+import { exitCodeFor } from '../../../src/cli/exit-codes.js';
+import type { ToolError } from '../../../src/errors/tool-error.js';
 import type { HttpRequest, HttpResponse } from '../../../src/http/index.js';
 import type { Reporter } from '../../../src/run/reporter.js';
 import { createTracer, openTraceFile, TraceWriteError, type TraceLine } from '../../../src/run/trace.js';
@@ -210,7 +212,8 @@ describe('the tracing reporter', () => {
 describe('trace files', () => {
   it('refuses a path in a folder that does not exist, as a usage error', async () => {
     const error = await openTraceFile('no/such/folder/run.ndjson', tmpdir()).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'FILE', exitCode: 2 });
+    expect(error).toMatchObject({ code: 'FILE' });
+    expect(exitCodeFor((error as ToolError).kind)).toBe(2);
     expect((error as Error).message).toBe('cannot write the trace file no/such/folder/run.ndjson: ENOENT');
   });
 

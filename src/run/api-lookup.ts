@@ -2,18 +2,18 @@
 
 import { authHookFor } from '../auth/auth-hook-for.js';
 import { once } from '../auth/resolve-secret.js';
+import type { ApiEntry } from '../config/api-entry.js';
+import { apiRegistry } from '../config/api-registry.js';
+import { refuseOrphanCredential } from '../config/credential-binding.js';
+import { ConfigError } from '../config/errors.js';
+import { configPaths, type ConfigPaths } from '../config/paths.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import type { AuthHook } from '../http/types.js';
-import type { ApiLookup, RegisteredApi } from '../run/bind-sources.js';
-import type { ApiEntry } from './api-entry.js';
-import { apiRegistry } from './api-registry.js';
-import { refuseOrphanCredential } from './credential-binding.js';
-import { ConfigError } from './errors.js';
-import { configPaths, type ConfigPaths } from './paths.js';
+import type { ApiLookup, RegisteredApi } from './bind-sources.js';
 
 /**
  * Every registered API with its auth hook (an empty lookup when apis.json does not exist).
- * Throws ConfigError (exit 2) for a broken registry file; credentials are read only when a
+ * Throws ConfigError for a broken registry file; credentials are read only when a
  * request needs them (for an API without auth scheme: to check that none is stored, see orphanGuarded).
  */
 export async function loadApiLookup(deps: { env: Record<string, string | undefined>; pipeline: Pipeline; now?: () => number }): Promise<ApiLookup> {
@@ -34,7 +34,7 @@ export async function loadApiLookup(deps: { env: Record<string, string | undefin
     if (auth !== undefined) api.auth = auth;
     apis.set(name, api);
   }
-  return { get: (name) => apis.get(name) };
+  return { get: (name) => apis.get(name), list: () => [...apis.values()] };
 }
 
 /**
