@@ -1,14 +1,9 @@
 /** Parses the expressions of a document (values, payloads, outputs, conditions) and checks what they refer to. */
-import {
-  compileTemplate,
-  ConditionSyntaxError,
-  expressionsIn,
-  ExpressionSyntaxError,
-  TemplateCycleError,
-  type Expression,
-  type Template,
-  type TemplateWarning,
-} from '../expressions/index.js';
+import type { Expression } from '../expressions/ast.js';
+import { compileTemplate } from '../expressions/compile-template.js';
+import { ConditionSyntaxError, ExpressionSyntaxError, TemplateCycleError } from '../expressions/errors.js';
+import { expressionsIn } from '../expressions/expressions-in.js';
+import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 import { checkReferences } from './check-references.js';
 import type { ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';

@@ -1,5 +1,5 @@
 /** Checks what a parsed runtime expression refers to: steps, their outputs, sources, components, workflows. */
-import type { Expression } from '../expressions/index.js';
+import type { Expression } from '../expressions/ast.js';
 import type { ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
 import { didYouMean } from './suggest.js';

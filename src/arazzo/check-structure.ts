@@ -1,4 +1,5 @@
 /** Structural checks on the raw value: version, required fields, JSON types, unknown fields. */
+import { unescapePointerToken } from '../expressions/json-pointer.js';
 import type { Report } from './finding.js';
 import { childPointer, isObject, type RawObject } from './read-fields.js';
 import { REFERENCE_FIELDS, SHAPES, type Descend, type FieldType, type ShapeName } from './structure-schema.js';
@@ -115,7 +116,7 @@ function readablePath(pointer: string): string {
   return pointer
     .split('/')
     .slice(1)
-    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map(unescapePointerToken)
     .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path === '' ? token : `${path}.${token}`), '');
 }
 

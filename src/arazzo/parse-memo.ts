@@ -1,5 +1,8 @@
 /** Parses each distinct expression and condition once per validation: a long workflow repeats the same few. */
-import { parseCondition, parseExpression, type Condition, type Expression } from '../expressions/index.js';
+import type { Expression } from '../expressions/ast.js';
+import type { Condition } from '../expressions/condition-ast.js';
+import { parseCondition } from '../expressions/parse-condition.js';
+import { parseExpression } from '../expressions/parse-expression.js';
 
 /** A parse result, or what the parser threw (kept so every occurrence is reported as before). */
 export type Parsed<T> = { value: T } | { error: unknown };

@@ -3,6 +3,7 @@ import { MAX_DOCUMENT_DEPTH } from './check-depth.js';
 import { ArazzoLoadError } from './errors.js';
 import { formatExcerpt } from './format-excerpt.js';
 import type { Position } from './model.js';
+import { isStackOverflow } from '../expressions/stringify-json.js';
 
 /**
  * Parses the text with the `yaml` library's full syntax tree and returns its value: the path that
@@ -21,7 +22,7 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
   try {
     doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
-    if (error instanceof RangeError) fail('TOO_DEEP', `${tooDeep}; it is too deep to read`);
+    if (isStackOverflow(error)) fail('TOO_DEEP', `${tooDeep}; it is too deep to read`);
     throw error;
   }
 
@@ -48,7 +49,7 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
   try {
     return doc.toJS({ maxAliasCount }) as unknown;
   } catch (error) {
-    if (error instanceof RangeError) fail('TOO_DEEP', tooDeep);
+    if (isStackOverflow(error)) fail('TOO_DEEP', tooDeep);
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       fail('ALIAS_LIMIT', `YAML aliases expand to too many nodes (more than ${maxAliasCount} alias uses); refusing to expand a possible "billion laughs" document`, undefined, 'Write the repeated values out, or use fewer nested aliases.');
     }

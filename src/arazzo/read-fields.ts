@@ -1,4 +1,5 @@
 /** Small, total readers over the raw YAML value: a field of the wrong type reads as absent. */
+import { escapePointerToken } from '../expressions/json-pointer.js';
 import type { Extra } from './model.js';
 
 export type RawObject = Record<string, unknown>;
@@ -10,7 +11,7 @@ export function isObject(value: unknown): value is RawObject {
 
 /** The pointer of `token` inside the node at `pointer` (RFC 6901 escaping). */
 export function childPointer(pointer: string, token: string | number): string {
-  return `${pointer}/${String(token).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  return `${pointer}/${escapePointerToken(String(token))}`;
 }
 
 /** `o[key]` when it is a string. */

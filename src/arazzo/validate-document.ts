@@ -1,4 +1,4 @@
-import { parsePointer, resolvePointer } from '../expressions/index.js';
+import { parsePointer, resolvePointer } from '../expressions/json-pointer.js';
 import { checkIds } from './check-ids.js';
 import { checkOperations, type LoadOperations } from './check-operations.js';
 import { checkStructure } from './check-structure.js';

@@ -1,6 +1,8 @@
 /** Fetching an http(s) description through the cache: fresh copies, conditional requests, offline fallback. */
 
-import { TransportError, type HttpResponse, type Pipeline } from '../http/index.js';
+import type { Pipeline } from '../http/create-pipeline.js';
+import { TransportError } from '../http/transport-error.js';
+import type { HttpResponse } from '../http/types.js';
 import { redactUrl, secretNames } from '../http/redact.js';
 import type { BodyStore, CachedBody, Validators } from './body-store.js';
 import { formatAge } from './format-age.js';

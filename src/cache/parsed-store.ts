@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
-import type { Operation, OpenApiDescription } from '../openapi/index.js';
+import type { Operation, OpenApiDescription } from '../openapi/types.js';
 import { VERSION } from '../version.js';
 import { markUsed } from './evict-entries.js';
 import { sha256 } from './sha256.js';

@@ -37,7 +37,7 @@ export class ApiOpsCommand extends ToolCommand {
     if (api.spec === undefined) {
       throw new ToolError('NO_SPEC', `API "${api.name}" has no description`, `Add one: tool api add ${api.name} ${api.baseUrl} --spec <file|url> --force`);
     }
-    const { createPipeline } = await import('../http/index.js');
+    const { createPipeline } = await import('../http/create-pipeline.js');
     const { createDescriptionLoader } = await import('../run/description-loader.js');
     const { formatOperationsTable, operationsToJson } = await import('./operations-table.js');
     const { printableLine } = await import('../http/printable.js');

@@ -74,7 +74,7 @@ export class AuthLoginCommand extends ToolCommand {
     const { performLogin } = await import('../auth/login/perform-login.js');
     const { ttyPrompter } = await import('../auth/login/prompter.js');
     const { browserOpener } = await import('../auth/login/open-browser.js');
-    const { createPipeline } = await import('../http/index.js');
+    const { createPipeline } = await import('../http/create-pipeline.js');
     const { env, stdin, stderr, signal } = this.context;
     const paths = configPaths(env);
     const api = requireApi(await apiRegistry(paths).read(), this.name);

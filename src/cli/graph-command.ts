@@ -13,7 +13,7 @@ export class GraphCommand extends ToolCommand {
     details: `
       Compiles one workflow to the XState machine \`arazzo run\` executes and prints it on stdout: a Mermaid \`stateDiagram-v2\` (default), a Graphviz digraph (\`--format dot\`), or the machine config itself as JSON (\`--format json\`, importable into the Stately visualizer).
 
-      Each step is a composite state \`s<index>_<stepId>\` with the sub-states entering and calling, plus onSuccess, onFailure and backoff when its action chains need them; the finals are \`succeeded\` and \`failed\`. Transitions are labelled with the Arazzo action (name, type, criteria) or with their guard and actions. The output is deterministic.
+      Each step is a state \`s<index>_<stepId>\` whose runStep.done transitions judge it and apply its action chains (a composite state with calling and backoff when it can retry); the finals are \`succeeded\` and \`failed\`. Transitions are labelled with the Arazzo action (name, type, criteria) or with their guard and actions. The output is deterministic.
 
       Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. See docs/state-machine.md.
     `,
@@ -34,11 +34,14 @@ export class GraphCommand extends ToolCommand {
   });
 
   async execute(): Promise<number> {
-    const { loadDocument, validateDocument } = await import('../arazzo/index.js');
+    const { loadDocument } = await import('../arazzo/load-document.js');
+    const { validateDocument } = await import('../arazzo/validate-document.js');
     const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
     const { planWorkflow } = await import('../run/plan-workflow.js');
     const { compileWorkflow } = await import('../../machines/compile-workflow.js');
-    const { toDot, toMermaid, toStatelyJson } = await import('../../machines/graph/index.js');
+    const { toDot } = await import('../../machines/graph/to-dot.js');
+    const { toMermaid } = await import('../../machines/graph/to-mermaid.js');
+    const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
 
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.

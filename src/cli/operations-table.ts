@@ -1,7 +1,7 @@
 /** How `tool api ops` prints a description's operations. */
 
 import { stripControls } from '../http/printable.js';
-import type { Operation } from '../openapi/index.js';
+import type { Operation } from '../openapi/types.js';
 
 /** One row per operation, in document order: OPERATION ID, METHOD, PATH, SUMMARY; newline-terminated. */
 export function formatOperationsTable(operations: readonly Operation[]): string {

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { SourceOperations } from '../arazzo/check-operations.js';
-import { DescriptionError, loadDescription } from '../openapi/index.js';
+import { DescriptionError } from '../openapi/errors.js';
+import { loadDescription } from '../openapi/load-description.js';
 
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\//i;
 

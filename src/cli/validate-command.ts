@@ -39,7 +39,9 @@ export class ValidateCommand extends ToolCommand {
 
   async execute(): Promise<number> {
     const { resolve } = await import('node:path');
-    const { loadDocument, validateDocument, formatFinding, formatSummary } = await import('../arazzo/index.js');
+    const { loadDocument } = await import('../arazzo/load-document.js');
+    const { validateDocument } = await import('../arazzo/validate-document.js');
+    const { formatFinding, formatSummary } = await import('../arazzo/format-finding.js');
     const { localOperationsLoader } = await import('./source-operations.js');
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     const refused: Error[] = [];

@@ -29,10 +29,20 @@ export function parsePointer(pointer: string): string[] {
   return tokens;
 }
 
+/** One reference token escaped for a pointer: '~' as ~0, '/' as ~1 (RFC 6901 §3). */
+export function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** One reference token of a pointer unescaped: ~1 as '/', ~0 as '~', in that order (RFC 6901 §4). */
+export function unescapePointerToken(token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
 /** Joins reference tokens into a pointer, escaping '~' as ~0 and '/' as ~1. */
 export function formatPointer(tokens: readonly string[]): string {
   let out = '';
-  for (const token of tokens) out += '/' + token.replaceAll('~', '~0').replaceAll('/', '~1');
+  for (const token of tokens) out += '/' + escapePointerToken(token);
   return out;
 }
 

@@ -272,14 +272,3 @@ export function parseExpressionWithAccessors(source: string): { expression: Expr
   expression.source = source.slice(0, end);
   return { expression, access };
 }
-
-/** Whether the whole string is a runtime expression; never throws. */
-export function isRuntimeExpression(source: string): boolean {
-  try {
-    parseExpression(source);
-    return true;
-  } catch (error) {
-    if (error instanceof ExpressionSyntaxError) return false;
-    throw error;
-  }
-}

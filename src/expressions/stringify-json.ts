@@ -9,6 +9,14 @@ export type JsonReplacer = (this: unknown, key: string, value: unknown) => unkno
 export const MAX_INDENTED_DEPTH = 1000;
 
 /**
+ * Whether `error` is V8 running out of stack (a RangeError). Compared by name, not instanceof: the
+ * error can come from another realm (a library loaded by a test runner's module linker).
+ */
+export function isStackOverflow(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'RangeError';
+}
+
+/**
  * JSON.stringify(value, replacer, indent), falling back to an iterative writer when the value
  * nests too deep for the native one. The fallback writes the same text, except that levels past
  * MAX_INDENTED_DEPTH are not indented. Throws what JSON.stringify throws for cycles and BigInts.
@@ -17,7 +25,7 @@ export function stringifyJson(value: unknown, replacer?: JsonReplacer, indent?: 
   try {
     return JSON.stringify(value, replacer, indent);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    if (!isStackOverflow(error)) throw error;
     return writeJsonIteratively(value, replacer, indent);
   }
 }

@@ -37,7 +37,7 @@ export function createPipeline(options: Partial<PipelineOptions> = {}): Pipeline
       agent: agents,
       throwHttpErrors: false,
       retry: { limit: 0 },
-      timeout: settings.timeoutMs > 0 && Number.isFinite(settings.timeoutMs) ? { request: settings.timeoutMs } : {},
+      // No got timeout: send-once.ts times each attempt with one timer of its own.
       followRedirect: true,
       maxRedirects: 10,
       headers: { 'user-agent': userAgent },
@@ -47,9 +47,10 @@ export function createPipeline(options: Partial<PipelineOptions> = {}): Pipeline
   };
 
   return {
-    async send(req, opts) {
-      const got = client ?? (await (loading ??= loadClient()));
-      return sendWithRetries(got, req, settings, opts?.signal);
+    send(req, opts) {
+      // Once got is loaded, no extra await between the caller and the request.
+      if (client) return sendWithRetries(client, req, settings, opts?.signal);
+      return (loading ??= loadClient()).then((got) => sendWithRetries(got, req, settings, opts?.signal));
     },
     close() {
       agents.http.destroy();

@@ -21,10 +21,15 @@ export function retryDelayMs(attempt: number, retryAfterHeader: string | undefin
   return Math.min(Math.floor(random() * ceiling), maxMs);
 }
 
-/** Retry-After as milliseconds from now: delta-seconds or an HTTP date; undefined when absent or malformed. */
-function retryAfterMs(header: string | undefined, now: () => number): number | undefined {
-  if (header === undefined) return undefined;
-  const value = header.trim();
+/**
+ * Retry-After as milliseconds from now: delta-seconds or an HTTP date (a date in the past is 0);
+ * undefined when absent or malformed. The one parser of the header: transport retries and Arazzo
+ * retry actions (execute-step.ts) both read it here. A repeated header counts by its first value.
+ */
+export function retryAfterMs(header: string | readonly string[] | undefined, now: () => number = Date.now): number | undefined {
+  const first = typeof header === 'string' ? header : header?.[0];
+  if (first === undefined) return undefined;
+  const value = first.trim();
   if (value === '') return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
   // An HTTP date always names a month; this keeps Date.parse from reading "-5" as a year.

@@ -28,20 +28,26 @@ export interface AttemptLimits {
   shownUrl: () => string;
 }
 
-/** Sends once and reads the whole body; rejects with TransportError (ABORTED when `signal` fires). */
+/**
+ * Sends once and reads the whole body; rejects with TransportError (ABORTED when `signal` fires,
+ * TIMEOUT when the whole exchange, body included, takes longer than `limits.timeoutMs`).
+ */
 export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, signal?: AbortSignal): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
-    const fail = (code: 'ABORTED' | 'RESPONSE_TOO_LARGE' | undefined, error?: unknown): void => {
+    const fail = (code: 'ABORTED' | 'RESPONSE_TOO_LARGE' | 'TIMEOUT' | undefined, error?: unknown): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       stream.destroy();
       if (code === 'ABORTED') reject(new TransportError('ABORTED', 'aborted', { method: wire.method, url: limits.shownUrl() }));
       else if (code === 'RESPONSE_TOO_LARGE') reject(tooLarge(wire.method, limits));
+      else if (code === 'TIMEOUT') reject(timedOut(wire.method, limits));
       else reject(toTransportError(error, wire.method, limits.shownUrl(), limits.timeoutMs));
     };
     const onAbort = (): void => fail('ABORTED');
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     let size = 0;
     const chunks: Buffer[] = [];
 
@@ -60,6 +66,9 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
     // got auto-ends only bodiless GET and HEAD streams; everything else waits for a body.
     if (wire.body === undefined && wire.method !== 'GET' && wire.method !== 'HEAD') stream.end();
     signal?.addEventListener('abort', onAbort, { once: true });
+    // One timer for the whole attempt, instead of got's timeout machinery (a timer set and
+    // cleared per phase and event: ~30 µs a request). create-pipeline.ts gives got no timeout.
+    if (limits.timeoutMs > 0 && Number.isFinite(limits.timeoutMs)) timer = setTimeout(fail, limits.timeoutMs, 'TIMEOUT');
 
     stream.on('response', (response: { headers: Record<string, string | string[] | undefined> }) => {
       // Content-Length counts compressed bytes, so a declared size over the cap is over it decoded too.
@@ -75,6 +84,7 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
     stream.on('end', () => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       const response = stream.response;
       if (response === undefined) {
@@ -89,6 +99,11 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
       });
     });
   });
+}
+
+/** As got's request timeout said it: the same code, errno and words. */
+function timedOut(method: string, limits: AttemptLimits): TransportError {
+  return toTransportError({ name: 'TimeoutError', code: 'ETIMEDOUT', message: `Timeout awaiting 'request' for ${limits.timeoutMs}ms` }, method, limits.shownUrl(), limits.timeoutMs);
 }
 
 function tooLarge(method: string, limits: AttemptLimits): TransportError {

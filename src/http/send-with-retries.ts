@@ -2,7 +2,7 @@
 
 import type { Got } from 'got';
 import { pause, untilAborted } from './abortable.js';
-import { encodeBody } from './encode-body.js';
+import { wireBody } from './wire-body.js';
 import { parseBody } from './parse-body.js';
 import { redactUrl, secretNames } from './redact.js';
 import type { RedirectContext } from './redirect-credentials.js';
@@ -40,7 +40,7 @@ export async function sendWithRetries(
   const aborted = (): TransportError => new TransportError('ABORTED', 'aborted', { method, url: shownUrl() });
   if (signal?.aborted) throw aborted();
 
-  const body = req.body === undefined ? undefined : encodeBody(req.body);
+  const body = req.body === undefined ? undefined : wireBody(req.body);
   // An explicit Content-Type header wins for plain bytes; a multipart boundary must be ours.
   if (body !== undefined && (req.body?.kind === 'multipart' || prepared.headers['content-type'] === undefined)) {
     prepared.headers['content-type'] = body.contentType;

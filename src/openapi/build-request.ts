@@ -1,6 +1,6 @@
 import { stringifyJson } from '../expressions/stringify-json.js';
 import type { HttpRequest } from '../http/types.js';
-import { encodeBody } from './encode-body.js';
+import { buildRequestBody } from './build-request-body.js';
 import { RequestBuildError } from './errors.js';
 import { serializeCookie, serializeHeader, serializePath, serializeQuery } from './serialize-parameter.js';
 import type { Operation, ParameterLocation, ParameterSpec } from './types.js';
@@ -63,7 +63,7 @@ export function buildRequest(op: Operation, input: RequestInput): HttpRequest {
   if (input.body !== undefined && input.body.payload !== undefined) {
     const explicit = takeHeader(headers, 'content-type');
     const contentType = input.body.contentType ?? explicit ?? declaredContentType(op) ?? 'application/json';
-    request.body = encodeBody(input.body.payload, contentType, op.operationId);
+    request.body = buildRequestBody(input.body.payload, contentType, op.operationId);
     // multipart: the pipeline writes Content-Type itself, because only it knows the boundary.
     if (request.body.kind === 'bytes') headers['Content-Type'] = request.body.contentType;
   }

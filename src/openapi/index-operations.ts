@@ -1,3 +1,4 @@
+import { escapePointerToken } from '../expressions/json-pointer.js';
 import type { HttpMethod } from '../http/types.js';
 import { DescriptionError } from './errors.js';
 import { isJsonMediaType, mediaTypeEssence } from './media-type.js';
@@ -23,7 +24,7 @@ export function indexOperations(doc: Record<string, unknown>, location: string, 
   for (const [path, rawItem] of Object.entries(paths)) {
     if (rawItem === null || typeof rawItem !== 'object') continue;
     const item = rawItem as Record<string, unknown>;
-    const itemPointer = `/paths/${escapePointer(path)}`;
+    const itemPointer = `/paths/${escapePointerToken(path)}`;
     const pathServers = serverUrls(item.servers, location);
     for (const method of METHODS) {
       const rawOp = item[method];
@@ -77,10 +78,6 @@ function acceptOf(responses: unknown): Pick<Operation, 'accept'> {
   if (jsonTypes.length === 0) return {};
   if (jsonTypes.some((t) => mediaTypeEssence(t) === 'application/json')) return { accept: 'application/json' };
   return { accept: jsonTypes.join(', ') };
-}
-
-function escapePointer(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function unique(values: string[]): string[] {

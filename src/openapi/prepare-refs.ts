@@ -1,5 +1,6 @@
 /** Before the resolver sees a document: hide the `$ref`s it must not follow, refuse pointers it cannot afford. */
 
+import { escapePointerToken } from '../expressions/json-pointer.js';
 import { DescriptionError } from './errors.js';
 import { shortRef } from './read-policy.js';
 
@@ -71,6 +72,6 @@ function checkPointer(ref: string, location: string, entry: Entry): void {
 
 function pointerOf(entry: Entry): string {
   const keys: string[] = [];
-  for (let at: Entry | undefined = entry; at?.parent !== undefined; at = at.parent) keys.push(at.key.replace(/~/g, '~0').replace(/\//g, '~1'));
+  for (let at: Entry | undefined = entry; at?.parent !== undefined; at = at.parent) keys.push(escapePointerToken(at.key));
   return keys.length === 0 ? '' : `/${keys.reverse().join('/')}`;
 }

@@ -22,9 +22,9 @@ export function serverUrls(servers: unknown, location: string): string[] {
   return urls;
 }
 
-/** The first absolute http(s) server URL of the operation, or undefined when it has none. */
-export function operationServerUrl(op: Pick<Operation, 'servers'>): string | undefined {
-  for (const url of op.servers) {
+/** The first absolute http(s) server URL of an operation or a description (variables filled), or undefined when it has none. */
+export function usableServerUrl(owner: Pick<Operation, 'servers'>): string | undefined {
+  for (const url of owner.servers) {
     // URL.canParse accepts `{` in a host, so an unfilled variable needs its own check.
     if (HTTP_URL.test(url) && !url.includes('{') && URL.canParse(url)) return url;
   }

@@ -6,7 +6,8 @@ import type { ApiEntry } from '../config/api-entry.js';
 import { apiRegistry, requireApi } from '../config/api-registry.js';
 import { refuseOrphanCredential } from '../config/credential-binding.js';
 import { configPaths } from '../config/paths.js';
-import type { AuthHook, Pipeline } from '../http/index.js';
+import type { Pipeline } from '../http/create-pipeline.js';
+import type { AuthHook } from '../http/types.js';
 
 export interface Target {
   /** Absolute http(s) URL, query included. */

@@ -3,9 +3,11 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Outcome } from '../errors/outcome.js';
 import { CommandUsageError, ToolError } from '../errors/tool-error.js';
-import { createPipeline, redactRequest, TransportError, type HttpMethod, type HttpRequest, type HttpResponse } from '../http/index.js';
+import { createPipeline } from '../http/create-pipeline.js';
+import { redactRequest, secretValuesOf } from '../http/redact.js';
+import { TransportError } from '../http/transport-error.js';
+import type { HttpMethod, HttpRequest, HttpResponse } from '../http/types.js';
 import { printableText } from '../http/printable.js';
-import { secretValuesOf } from '../http/redact.js';
 import { formatRequestLines, formatResponseLines, statusLine } from './format-exchange.js';
 import { headerValue, parseHeaderFlags } from './parse-header-flags.js';
 import { readRequestBody } from './read-request-body.js';

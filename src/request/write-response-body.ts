@@ -1,8 +1,9 @@
 /** Putting a direct call's response body on stdout: pretty JSON for a person, exact bytes for a pipe. */
 
 import type { Writable } from 'node:stream';
-import type { HttpResponse } from '../http/index.js';
+import type { HttpResponse } from '../http/types.js';
 import { printableText } from '../http/printable.js';
+import { isStackOverflow } from '../expressions/stringify-json.js';
 
 export interface BodyOutput {
   stdout: Writable;
@@ -35,7 +36,7 @@ function indented(body: unknown, bytes: Buffer): string {
   try {
     return JSON.stringify(body, null, 2);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    if (!isStackOverflow(error)) throw error;
     return bytes.toString('utf8');
   }
 }

@@ -1,7 +1,8 @@
 import type { LoadedDocument, SourceDescription } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { AuthHook } from '../http/types.js';
-import type { OpenApiDescription } from '../openapi/index.js';
+import { usableServerUrl } from '../openapi/servers.js';
+import type { OpenApiDescription } from '../openapi/types.js';
 import { didYouMean } from '../arazzo/suggest.js';
 
 /** A configured API as the binder sees it (the registry supplies these). */
@@ -79,7 +80,7 @@ export async function bindSources(
     const description = await loadDescription(source.url);
     sources.push({ name, url: source.url, description, reason, api, baseUrl: api?.baseUrl, auth: api?.auth });
     if (!api) {
-      const server = description.servers.find((s) => /^https?:\/\//i.test(s)) ?? '<base-url>';
+      const server = usableServerUrl(description) ?? '<base-url>';
       const same = registry.list?.().find((candidate) => sameBaseUrl(candidate.baseUrl, server));
       warnings.push(
         `source "${name}" is not bound to a configured API; its requests are sent without credentials.\n` +

@@ -1,8 +1,11 @@
 import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
-import { compileTemplate, type ExpressionContext, type Template, type TemplateWarning } from '../expressions/index.js';
-import type { Operation, ParameterSpec } from '../openapi/index.js';
+import { compileTemplate } from '../expressions/compile-template.js';
+import type { ExpressionContext } from '../expressions/context.js';
+import type { Template, TemplateWarning } from '../expressions/template-ast.js';
+import { usableServerUrl } from '../openapi/servers.js';
+import type { Operation, ParameterSpec } from '../openapi/types.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { StepCriteria } from './plan-workflow.js';
@@ -91,7 +94,7 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
   const { operation, source } = findOperation(step, sources);
   program.operation = operation;
   program.source = source;
-  program.baseUrl = source.baseUrl ?? operation.servers.find((url) => /^https?:\/\//i.test(url));
+  program.baseUrl = source.baseUrl ?? usableServerUrl(operation);
   if (!program.baseUrl) {
     throw new StepPreparationError(
       'NO_SERVER_URL',
@@ -99,15 +102,18 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
       `Register the API with its base URL: tool api add ${source.name} <base-url>`,
     );
   }
-  // Workflow-level parameters apply to the steps whose operation has them; the step's own win (by name and location).
+  // Workflow-level parameters apply to the steps whose operation declares them, and headers and
+  // cookies to every step (any request can carry them: the official ExtendedParametersExample
+  // sends both to operations that do not declare them); an undeclared one is optional. A query or
+  // path parameter the operation lacks is not even evaluated. The step's own win (by name and location).
   const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
   const inherited = workflow.parameters
     .map((p) => resolveParameter(doc, p, stepId))
-    .filter((w) => declaredSpec(operation, w) !== undefined && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+    .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie') && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
   for (const parameter of [...inherited, ...own]) {
     const local: TemplateWarning[] = [];
     const spec = declaredSpec(operation, parameter);
-    const optional = spec !== undefined && !spec.required && spec.in !== 'path';
+    const optional = spec === undefined ? inherited.includes(parameter) : !spec.required && spec.in !== 'path';
     program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local), optional });
     for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
   }

@@ -1,20 +1,21 @@
 import { dirname, isAbsolute } from 'node:path';
 import { openDescriptionCache, type DescriptionCache } from '../cache/description-cache.js';
-import { cachedFetcher, DescriptionFetchError, type FetchedText } from '../cache/fetch-description.js';
+import { cachedFetcher, type FetchedText } from '../cache/fetch-description.js';
 import { hasOnlyLocalRefs } from '../cache/local-refs.js';
 import { ToolError } from '../errors/tool-error.js';
 import { ConfigError } from '../config/errors.js';
 import { configPaths } from '../config/paths.js';
-import { createPipeline, TransportError, type Pipeline, type PipelineOptions } from '../http/index.js';
+import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
+import { TransportError } from '../http/transport-error.js';
+import type { PipelineOptions } from '../http/types.js';
 import { redactUrl, secretNames } from '../http/redact.js';
-import { DescriptionError, loadDescription, RefFetchRefusedError, type OpenApiDescription } from '../openapi/index.js';
-import { checkDescriptionFile, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
+import { DescriptionError, RefFetchRefusedError } from '../openapi/errors.js';
+import { loadDescription, checkDescriptionFile, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
+import type { OpenApiDescription } from '../openapi/types.js';
 import { readPolicyFor, type ReadPolicy } from '../openapi/read-policy.js';
 import { createRefAddressGuard } from './ref-address-guard.js';
 
-export { DescriptionFetchError };
-
-/** Thrown when a source description cannot be read, fetched or parsed, or breaks a read rule (exit 2: the run never started). */
+/** Thrown when a source description cannot be read, fetched or parsed, or breaks a read rule (a usage error: the run never started). */
 export class DescriptionUnavailableError extends ToolError {
   constructor(message: string, hint?: string) {
     super('DESCRIPTION_UNAVAILABLE', message, hint);

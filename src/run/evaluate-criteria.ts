@@ -4,7 +4,11 @@
  * jsonpath, xpath) join it here.
  */
 import type { Criterion as CriterionObject } from '../arazzo/model.js';
-import { ConditionEvaluationError, evaluateCondition, parseCondition, type Condition, type ExpressionContext } from '../expressions/index.js';
+import type { Condition } from '../expressions/condition-ast.js';
+import type { ExpressionContext } from '../expressions/context.js';
+import { ConditionEvaluationError } from '../expressions/errors.js';
+import { evaluateCondition } from '../expressions/evaluate-condition.js';
+import { parseCondition } from '../expressions/parse-condition.js';
 
 /** A `simple` criterion: a condition in Arazzo's condition language. */
 export interface SimpleCriterion {

@@ -1,14 +1,14 @@
 import type { RunStepInput, StepOutcome } from '../../machines/types.js';
 import { ToolError } from '../errors/tool-error.js';
-import {
-  renderTemplate,
-  UnresolvedExpressionError,
-  type ExpressionContext,
-  type RequestData,
-  type ResponseData,
-} from '../expressions/index.js';
-import { TransportError, type HttpRequest, type HttpResponse, type Pipeline } from '../http/index.js';
-import { buildRequest, RequestBuildError } from '../openapi/index.js';
+import type { ExpressionContext, RequestData, ResponseData } from '../expressions/context.js';
+import { UnresolvedExpressionError } from '../expressions/errors.js';
+import { renderTemplate } from '../expressions/render-template.js';
+import type { Pipeline } from '../http/create-pipeline.js';
+import { retryAfterMs } from '../http/retry-delay.js';
+import { TransportError } from '../http/transport-error.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
+import { buildRequest } from '../openapi/build-request.js';
+import { RequestBuildError } from '../openapi/errors.js';
 import type { StepProgram } from './compile-steps.js';
 import { evaluateCriteria } from './evaluate-criteria.js';
 import { evaluateOutputs } from './output-values.js';
@@ -77,7 +77,8 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
 
     const responseData: ResponseData = { statusCode: response.status, headers: response.headers, body: response.body };
     const ctx: ExpressionContext = {
-      ...base,
+      inputs: base.inputs,
+      steps: base.steps,
       request: requestData,
       response: responseData,
       statusCode: response.status,
@@ -97,8 +98,8 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     };
     if (!program.dataRead) outcome.keepData = false;
     if (reason !== undefined) outcome.reason = reason;
-    const retryAfter = retryAfterSeconds(response.headers['retry-after']);
-    if (retryAfter !== undefined) outcome.retryAfterHeaderSeconds = retryAfter;
+    const retryAfter = retryAfterMs(response.headers['retry-after']);
+    if (retryAfter !== undefined) outcome.retryAfterHeaderSeconds = Math.ceil(retryAfter / 1000);
     return outcome;
   };
 }
@@ -122,15 +123,15 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
   if (program.source?.auth) request.auth = program.source.auth;
   const path: Record<string, string> = {};
   for (const p of parameters) if (p.in === 'path') path[p.name] = typeof p.value === 'string' ? p.value : JSON.stringify(p.value);
-  const url = new URL(request.url);
-  const requestData: RequestData = {
-    url: request.url,
-    method: request.method,
-    headers: request.headers,
-    query: Object.fromEntries(url.searchParams),
-    path,
-    body: body?.payload,
-  };
+  const requestData = { url: request.url, method: request.method, headers: request.headers, path, body: body?.payload } as RequestData;
+  // Parsed from the URL only when an expression reads `$request.query…` (rarely): a URL object and
+  // a query map per step otherwise went straight to the garbage collector.
+  let query: Record<string, string> | undefined;
+  Object.defineProperty(requestData, 'query', {
+    enumerable: true,
+    configurable: true,
+    get: () => (query ??= Object.fromEntries(new URL(request.url).searchParams)),
+  });
   return { request, requestData };
 }
 
@@ -161,7 +162,9 @@ class UnresolvedPartError extends Error {
 function failureReason(program: StepProgram, ctx: ExpressionContext, status: number): string | undefined {
   let reason: string | undefined;
   if (program.successCriteria.length === 0) {
-    if (status < 200 || status > 299) reason = `HTTP ${status} (no successCriteria, so only 2xx succeeds)`;
+    // Criteria of a type v1 does not run were skipped (with a warning): say so, not that there were none.
+    const why = program.skippedCriteria.length > 0 ? 'its successCriteria were skipped as unsupported in v1' : 'no successCriteria';
+    if (status < 200 || status > 299) reason = `HTTP ${status} (${why}, so only 2xx succeeds)`;
   } else {
     const miss = evaluateCriteria(program.successCriteria, ctx);
     if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
@@ -188,15 +191,6 @@ function credentialsHint(program: StepProgram, ctx: ExpressionContext, status: n
   if (credentials || source.api === undefined || ownAuthorization) return undefined;
   const api = source.api.name;
   return `step "${program.stepId}" got HTTP ${status} from source "${name}": API "${api}" has no credentials: tool auth login ${api}`;
-}
-
-/** Seconds an HTTP Retry-After header asks for (delta-seconds or an HTTP date), or undefined. */
-export function retryAfterSeconds(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 /**

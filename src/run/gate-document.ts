@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
-import { formatFinding, type Finding } from '../arazzo/index.js';
+import type { Finding } from '../arazzo/finding.js';
+import { formatFinding } from '../arazzo/format-finding.js';
 import { RUNS_WITH_V2 } from '../arazzo/finding.js';
 import type { ActionOrReference, ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';

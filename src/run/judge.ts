@@ -1,5 +1,5 @@
 import type { Judge, StepOutcome, WorkflowContext } from '../../machines/types.js';
-import type { ExpressionContext, RequestData, ResponseData } from '../expressions/index.js';
+import type { ExpressionContext, RequestData, ResponseData } from '../expressions/context.js';
 import type { DocumentScope, StepProgram } from './compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
 import { evaluateWorkflowOutputs, type CompiledOutputs } from './output-values.js';

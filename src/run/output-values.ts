@@ -1,4 +1,8 @@
-import { compileTemplate, renderTemplate, type ExpressionContext, type Template, type TemplateWarning } from '../expressions/index.js';
+import { compileTemplate } from '../expressions/compile-template.js';
+import type { ExpressionContext } from '../expressions/context.js';
+import { escapePointerToken } from '../expressions/json-pointer.js';
+import { renderTemplate } from '../expressions/render-template.js';
+import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 
 /** Compiled `outputs` of a step or workflow: name and value template, parsed once. */
 export type CompiledOutputs = Array<[name: string, value: Template]>;
@@ -8,7 +12,7 @@ export function compileOutputs(outputs: Record<string, unknown>, pointer: string
   return Object.entries(outputs).map(([name, value]) => {
     const local: TemplateWarning[] = [];
     const template = compileTemplate(value, local);
-    for (const w of local) warnings.push({ ...w, pointer: `${pointer}/${escapeToken(name)}${w.pointer}` });
+    for (const w of local) warnings.push({ ...w, pointer: `${pointer}/${escapePointerToken(name)}${w.pointer}` });
     return [name, template];
   });
 }
@@ -41,9 +45,4 @@ function renderOrNull(template: Template, ctx: ExpressionContext): unknown {
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** RFC 6901 escaping of one reference token. */
-export function escapeToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }

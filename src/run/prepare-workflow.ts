@@ -1,6 +1,6 @@
 import type { WorkflowPlan } from '../../machines/types.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
-import type { TemplateWarning } from '../expressions/index.js';
+import type { TemplateWarning } from '../expressions/template-ast.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from './compile-steps.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';

@@ -1,9 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { RunFailure } from '../../machines/types.js';
 import type { Style } from '../output/style.js';
-import { formatDryRun, redactRequest, type HttpRequest, type HttpResponse } from '../http/index.js';
+import { formatDryRun } from '../http/format-dry-run.js';
+import { redactRequest, secretValuesOf } from '../http/redact.js';
+import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { printableLine, printableText } from '../http/printable.js';
-import { secretValuesOf } from '../http/redact.js';
 import { failureMessage } from './failure-message.js';
 
 /** Everything `arazzo run` tells the user on stderr. stdout never sees any of it. */

@@ -1,5 +1,5 @@
 import type { StepRecord } from '../../machines/types.js';
-import { stringifyJson } from '../expressions/stringify-json.js';
+import { isStackOverflow, stringifyJson } from '../expressions/stringify-json.js';
 
 /** What `arazzo run` prints on stdout: the spec's run record. */
 export interface RunRecord {
@@ -28,7 +28,7 @@ export async function formatRecord(record: RunRecord, format: 'json' | 'yaml'): 
       });
       return doc.toString({ lineWidth: 0 });
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+      if (!isStackOverflow(error)) throw error;
     }
   }
   return `${stringifyJson(plain, replacer, 2)}\n`;

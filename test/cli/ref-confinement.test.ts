@@ -192,8 +192,8 @@ describe('remote $refs from a local description', () => {
   });
 
   it('holds for tool api ops too, whose --tool-allow-ref-host lifts it', async () => {
-    bodies[`${other.origin}/x`] = 'Limit: {name: limit, in: query}\n';
-    const dir = await project('ops-to-loopback', './api.yaml', { 'api.yaml': description(api.origin, '', `[{$ref: '${other.origin}/x#/Limit'}]`) });
+    bodies[`${other.origin}/ops`] = 'Limit: {name: limit, in: query}\n';
+    const dir = await project('ops-to-loopback', './api.yaml', { 'api.yaml': description(api.origin, '', `[{$ref: '${other.origin}/ops#/Limit'}]`) });
     const ops = (...flags: string[]) => runTool(['api', 'ops', 'loopy', ...flags], { cwd: dir, env: env() });
     expect((await runTool(['api', 'add', 'loopy', api.origin, '--spec', join(dir, 'api.yaml')], { cwd: dir, env: env() })).code).toBe(0);
     const before = other.hits.length;

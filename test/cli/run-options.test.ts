@@ -38,12 +38,19 @@ describe('arazzo run --input', () => {
     expect(h.server.hits).toHaveLength(0);
   });
 
-  it('fails the step before sending when a referenced input is missing', async () => {
-    const result = await h.run('option-inputs.arazzo.yaml', ['--input', 'trace=t'], ROUTES);
+  it('fails the step before sending when a required parameter\'s input is missing', async () => {
+    const result = await h.run('option-inputs-required.arazzo.yaml', [], ROUTES);
     expect(result.code).toBe(1);
-    expect(recordOf(result).steps).toEqual([{ stepId: 'list', status: 0, dryRun: false, outputs: {} }]);
-    expect(result.stderr).toContain('$inputs.q');
+    expect(recordOf(result).steps).toEqual([{ stepId: 'get', status: 0, dryRun: false, outputs: {} }]);
+    expect(result.stderr).toContain('$inputs.id');
     expect(h.server.hits).toHaveLength(0);
+  });
+
+  it('leaves out an optional parameter whose input is missing, with a warning naming it', async () => {
+    const result = await h.run('option-inputs.arazzo.yaml', ['--input', 'trace=t'], ROUTES);
+    expect(result.stderr).toContain('$inputs.q');
+    expect(h.server.hits).toHaveLength(1);
+    expect(h.server.hits[0]!.query).toEqual({});
   });
 });
 

@@ -55,10 +55,14 @@ describe('arazzo run: parameters', () => {
     expect(result.code).toBe(0);
     const [ping, list] = h.server.hits;
     expect(ping?.query).toEqual({});
-    expect(ping?.headers['x-trace']).toBeUndefined();
+    // Headers and cookies apply to every step; one that resolves to nothing is left out.
+    expect(ping?.headers['x-trace']).toBe('trace-1');
+    expect(ping?.headers['x-session']).toBeUndefined();
     expect(list?.query).toEqual({ limit: '5' });
     expect(list?.headers['x-trace']).toBe('trace-1');
     expect(result.stderr).toMatch(/warning: step "list": parameter "q" \(query\).*\$inputs\.q resolved to nothing.*not sent/);
+    expect(result.stderr).toMatch(/warning: step "ping": parameter "X-Session" \(header\).*not sent/);
+    expect(result.stderr).not.toMatch(/step "ping": parameter "q"/);
   });
 
   it('still fails a step before sending when a required parameter resolves to nothing', async () => {

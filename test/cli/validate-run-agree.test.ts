@@ -8,7 +8,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Finding } from '../../src/arazzo/index.js';
+import type { Finding } from '../../src/arazzo/finding.js';
 import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();

@@ -1,7 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { createMachine } from 'xstate';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import { ChartReadError, readChart, toDot, toMermaid, toStatelyJson } from '../../machines/graph/index.js';
+import { ChartReadError, readChart } from '../../machines/graph/read-chart.js';
+import { toDot } from '../../machines/graph/to-dot.js';
+import { toMermaid } from '../../machines/graph/to-mermaid.js';
+import { toStatelyJson } from '../../machines/graph/to-stately-json.js';
 import type { WorkflowPlan } from '../../machines/types.js';
 import { action, judgeOf, step } from './harness.js';
 
@@ -22,73 +25,63 @@ const retryThenGoto: WorkflowPlan = {
 const machine = compileWorkflow(retryThenGoto, judgeOf([() => true]));
 
 describe('readChart', () => {
-  it('reads a state per step with only the sub-states it needs, and the two finals', () => {
+  it('reads a state per step, compound only for a step that can retry, and the two finals', () => {
     const chart = readChart(machine.config);
     expect(chart.root.children.map((s) => [s.key, s.kind])).toEqual([
-      ['s0_first_step', 'compound'],
+      ['s0_first_step', 'atomic'],
       ['s1_pay', 'compound'],
-      ['s2_poll', 'compound'],
+      ['s2_poll', 'atomic'],
       ['succeeded', 'final'],
       ['failed', 'final'],
     ]);
     expect(chart.root.children[0]!.stepId).toBe('first-step');
-    const subStates = chart.root.children.map((s) => s.children.map((c) => c.key));
-    expect(subStates).toEqual([
-      ['entering', 'calling'],
-      ['entering', 'calling', 'onFailure', 'backoff'],
-      ['entering', 'calling', 'onSuccess'],
-      [],
-      [],
-    ]);
+    expect(chart.root.children[0]!.activities).toEqual(['entry / enterStep, startRun, countRun']);
+    expect(chart.root.children.map((s) => s.children.map((c) => c.key))).toEqual([[], ['calling', 'backoff'], [], [], []]);
   });
 
-  it('keeps the eventless transitions that machine.toJSON() drops, in first-match order', () => {
+  it('puts the action chains on the runStep.done event, in first-match order', () => {
     const chart = readChart(machine.config);
-    const fromFailure = chart.edges.filter((e) => e.from.join('.') === 's1_pay.onFailure');
-    expect(fromFailure.map((e) => [e.to.join('.'), e.label])).toEqual([
-      ['s1_pay.backoff', '(1) onFailure: busy (retry x3 after 2s) [$statusCode == 503]'],
-      ['failed', '(2) onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)'],
-      ['s0_first_step', '(3) onFailure: again (goto first-step) [$statusCode < 500; <b>]'],
-      ['failed', '(4) else / recordStep, fail(STEP_FAILED)'],
+    const fromCalling = chart.edges.filter((e) => e.from.join('.') === 's1_pay.calling');
+    expect(fromCalling.map((e) => [e.to.join('.'), e.label])).toEqual([
+      ['failed', '(1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)'],
+      ['s2_poll', '(2) runStep.done [wasDryRun] / recordStep'],
+      ['s2_poll', '(3) runStep.done [stepSucceeded] / recordStep'],
+      ['s1_pay.backoff', '(4) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503]'],
+      ['failed', '(5) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)'],
+      ['s0_first_step', '(6) runStep.done onFailure: again (goto first-step) [$statusCode < 500; <b>]'],
+      ['failed', '(7) runStep.done else / recordStep, fail(STEP_FAILED)'],
     ]);
   });
 
-  it('labels internal transitions with their trigger, guard and actions', () => {
+  it('labels other transitions with their trigger, guard and actions', () => {
     const labels = readChart(machine.config).edges.filter((e) => e.from[0] === 's0_first_step').map((e) => e.label);
     expect(labels).toEqual([
-      '(1) [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)',
-      '(2) else / countRun',
-      '(1) runStep.done [wasDryRun] / storeOutcome, recordStep',
-      '(2) runStep.done [stepSucceeded] / storeOutcome, recordStep',
-      '(3) runStep.done else / storeOutcome, recordStep, fail(STEP_FAILED)',
-      'runStep.error / storeCrash, recordStep, fail(STEP_FAILED)',
+      '(1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)',
+      '(2) runStep.done [wasDryRun] / recordStep',
+      '(3) runStep.done [stepSucceeded] / recordStep',
+      '(4) runStep.done else / recordStep, fail(STEP_FAILED)',
     ]);
   });
 
-  it('judges the outcome on leaving calling, going straight on when the step has no chain on that side', () => {
-    const fromCalling = (key: string) =>
-      readChart(machine.config).edges.filter((e) => e.from.join('.') === `${key}.calling`).map((e) => [e.to.join('.'), e.label]);
-    expect(fromCalling('s0_first_step').map(([to]) => to)).toEqual(['s1_pay', 's1_pay', 'failed', 'failed']);
-    expect(fromCalling('s1_pay')).toEqual([
-      ['s2_poll', '(1) runStep.done [wasDryRun] / storeOutcome, recordStep'],
-      ['s2_poll', '(2) runStep.done [stepSucceeded] / storeOutcome, recordStep'],
-      ['s1_pay.onFailure', '(3) runStep.done else / storeOutcome'],
-      ['s1_pay.onFailure', 'runStep.error / storeCrash'],
-    ]);
-    expect(fromCalling('s2_poll')).toEqual([
-      ['succeeded', '(1) runStep.done [wasDryRun] / storeOutcome, recordStep'],
-      ['s2_poll.onSuccess', '(2) runStep.done [stepSucceeded] / storeOutcome'],
-      ['failed', '(3) runStep.done else / storeOutcome, recordStep, fail(STEP_FAILED)'],
-      ['failed', 'runStep.error / storeCrash, recordStep, fail(STEP_FAILED)'],
+  it('tries the success actions before "succeeded: on to the next step", and only then the failure side', () => {
+    const from = (key: string) => readChart(machine.config).edges.filter((e) => e.from.join('.') === key).map((e) => [e.to.join('.'), e.label]);
+    expect(from('s0_first_step').map(([to]) => to)).toEqual(['failed', 's1_pay', 's1_pay', 'failed']);
+    expect(from('s2_poll')).toEqual([
+      ['failed', '(1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)'],
+      ['succeeded', '(2) runStep.done [wasDryRun] / recordStep'],
+      ['s2_poll', '(3) runStep.done onSuccess: wait (goto poll)'],
+      ['succeeded', '(4) runStep.done [stepSucceeded] / recordStep'],
+      ['failed', '(5) runStep.done else / recordStep, fail(STEP_FAILED)'],
     ]);
   });
 
-  it('gives a step it cannot run only entering and calling, which fails', () => {
+  it('gives a step it cannot run one state, which fails after the budget check', () => {
     const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported', onFailure: [action('retry')] })] };
     const chart = readChart(compileWorkflow(plan, judgeOf([])).config);
-    expect(chart.root.children[0]!.children.map((s) => s.key)).toEqual(['entering', 'calling']);
-    expect(chart.edges.filter((e) => e.from.join('.') === 's0_nested.calling').map((e) => [e.to.join('.'), e.label])).toEqual([
-      ['failed', '/ fail(UNSUPPORTED)'],
+    expect(chart.root.children[0]!.kind).toBe('atomic');
+    expect(chart.edges.filter((e) => e.from.join('.') === 's0_nested').map((e) => [e.to.join('.'), e.label])).toEqual([
+      ['failed', '(1) [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)'],
+      ['failed', '(2) else / countRun, fail(UNSUPPORTED)'],
     ]);
   });
 
@@ -105,7 +98,7 @@ describe('readChart', () => {
     expect(unreachableIn(machine.config)).toEqual([]);
     // Nothing enters what follows a step that always fails (v1 cannot run it) unless a goto does.
     const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
-    expect(unreachableIn(compileWorkflow(plan, judgeOf([])).config)).toEqual(['s1_after.entering', 's1_after.calling', 'succeeded']);
+    expect(unreachableIn(compileWorkflow(plan, judgeOf([])).config)).toEqual(['s1_after', 'succeeded']);
   });
 
   it('refuses a target in another machine', () => {
@@ -117,26 +110,35 @@ describe('readChart', () => {
 describe('toMermaid', () => {
   const text = toMermaid(machine.config);
 
-  it('is a stateDiagram-v2 with a composite state per step', () => {
+  it('is a stateDiagram-v2 with a state per step, composite for a step that can retry', () => {
     expect(text.startsWith('stateDiagram-v2\n  %% Arazzo workflow wf\n  [*] --> s0_first_step\n')).toBe(true);
-    expect(text).toContain('  state "s0_first_step (first-step)" as s0_first_step {\n    [*] --> s0_first_step__entering\n');
-    expect(text).toContain('  state s1_pay {\n');
-    expect(text).toContain('    s1_pay__calling : entry / startRun\n');
-    expect(text).toContain('  succeeded : entry / computeOutputs\n  succeeded --> [*]\n');
+    expect(text).toContain('  state "s0_first_step (first-step)" as s0_first_step\n  s0_first_step : entry / enterStep, startRun, countRun\n');
+    expect(text).toContain('  state s1_pay {\n    [*] --> s1_pay__calling\n');
+    expect(text).toContain('    s1_pay__calling : entry / startRun, countRun\n');
     expect(text).toContain('  failed --> [*]\n');
   });
 
+  it('names a state that has activities, so the success final reads "succeeded" above its entry action', () => {
+    expect(text).toContain('  state "succeeded" as succeeded\n  succeeded : entry / computeOutputs\n  succeeded --> [*]\n');
+    expect(text).toContain('  state "s2_poll" as s2_poll\n');
+  });
+
+  it('draws transitions between the same two states as one arrow, one label per line', () => {
+    expect(text).toContain('\n  s0_first_step --> s1_pay__calling : (2) runStep.done [wasDryRun] / recordStep<br>(3) runStep.done [stepSucceeded] / recordStep\n');
+    expect(text).toContain('\n  s0_first_step --> failed : (1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)<br>(4) runStep.done else / recordStep, fail(STEP_FAILED)\n');
+  });
+
   it('draws a transition inside the step that holds both ends, and lands gotos on the initial sub-state', () => {
-    expect(text).toContain('    s1_pay__onFailure --> s1_pay__backoff : (1) onFailure: busy (retry x3 after 2s) [$statusCode == 503]\n');
-    expect(text).toContain('    s2_poll__onSuccess --> s2_poll__entering : (1) onSuccess: wait (goto poll)\n');
-    expect(text).toContain('\n  s1_pay__onFailure --> s0_first_step__entering : (3) onFailure: again (goto first-step) [$statusCode #60; 500#59; #60;b#62;]\n');
+    expect(text).toContain('    s1_pay__calling --> s1_pay__backoff : (4) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503]\n');
+    expect(text).toContain('\n  s2_poll --> s2_poll : (3) runStep.done onSuccess: wait (goto poll)\n');
+    expect(text).toContain('\n  s1_pay__calling --> s0_first_step : (6) runStep.done onFailure: again (goto first-step) [$statusCode #60; 500#59; #60;b#62;]\n');
   });
 
   it('dashes the unreachable states', () => {
     expect(text).not.toContain('classDef unreachable');
     const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
     expect(toMermaid(compileWorkflow(plan, judgeOf([])).config).endsWith(
-      '  classDef unreachable stroke-dasharray:4\n  class s1_after__entering,s1_after__calling,succeeded unreachable\n',
+      '  classDef unreachable stroke-dasharray:4\n  class s1_after,succeeded unreachable\n',
     )).toBe(true);
   });
 });
@@ -144,19 +146,20 @@ describe('toMermaid', () => {
 describe('toDot', () => {
   const text = toDot(machine.config);
 
-  it('is a digraph with a cluster per step and double-bordered finals', () => {
+  it('is a digraph with a cluster per compound step and double-bordered finals', () => {
     expect(text.startsWith('digraph "workflow" {\n  label="Arazzo workflow wf";\n')).toBe(true);
-    expect(text).toContain('  subgraph "cluster_s0_first_step" {\n    label="s0_first_step (first-step)";\n');
-    expect(text).toContain('    "s1_pay.calling" [label="calling\\nentry / startRun"];\n');
+    expect(text).toContain('  "s0_first_step" [label="s0_first_step (first-step)\\nentry / enterStep, startRun, countRun"];\n');
+    expect(text).toContain('  subgraph "cluster_s1_pay" {\n    label="s1_pay";\n');
+    expect(text).toContain('    "s1_pay.calling" [label="calling\\nentry / startRun, countRun"];\n');
     expect(text).toContain('  "succeeded" [label="succeeded\\nentry / computeOutputs", peripheries=2];\n');
     expect(text).toContain('    "s1_pay.backoff" [label="backoff"];\n');
-    expect(text).not.toContain('"s0_first_step.backoff"');
     expect(text.endsWith('}\n')).toBe(true);
   });
 
-  it('clips an edge into another step at its cluster, but not a step going back to itself', () => {
-    expect(text).toContain('  "s1_pay.onFailure" -> "s0_first_step.entering" [label="(3) onFailure: again (goto first-step) [$statusCode < 500; <b>]", lhead="cluster_s0_first_step"];\n');
-    expect(text).toContain('  "s2_poll.onSuccess" -> "s2_poll.entering" [label="(1) onSuccess: wait (goto poll)"];\n');
+  it('clips an edge into another step at its cluster, and merges transitions between the same two states', () => {
+    expect(text).toContain('  "s0_first_step" -> "s1_pay.calling" [label="(2) runStep.done [wasDryRun] / recordStep\\n(3) runStep.done [stepSucceeded] / recordStep", lhead="cluster_s1_pay"];\n');
+    expect(text).toContain('  "s1_pay.calling" -> "s0_first_step" [label="(6) runStep.done onFailure: again (goto first-step) [$statusCode < 500; <b>]"];\n');
+    expect(text).toContain('  "s2_poll" -> "s2_poll" [label="(3) runStep.done onSuccess: wait (goto poll)"];\n');
   });
 
   it('escapes quotes and backslashes in labels', () => {
@@ -170,18 +173,14 @@ describe('toStatelyJson', () => {
     const json = toStatelyJson(machine);
     const parsed = JSON.parse(json) as { states: Record<string, { states: Record<string, { always?: unknown; entry?: unknown; on?: unknown }> }> };
     expect(json).toBe(`${JSON.stringify(machine.config, null, 2)}\n`);
-    expect(parsed.states.s1_pay!.states.onFailure!.always).toHaveLength(4);
-    expect(parsed.states.s1_pay!.states.calling).toEqual({
-      entry: { type: 'startRun', params: { index: 1, stepId: 'pay' } },
-      on: {
-        'runStep.done': [
-          { guard: 'wasDryRun', target: '#workflow.s2_poll', reenter: true, actions: ['storeOutcome', { type: 'recordStep', params: { stepId: 'pay' } }] },
-          { guard: 'stepSucceeded', target: '#workflow.s2_poll', reenter: true, actions: ['storeOutcome', { type: 'recordStep', params: { stepId: 'pay' } }] },
-          { target: '#workflow.s1_pay.onFailure', actions: 'storeOutcome' },
-        ],
-        'runStep.error': { target: '#workflow.s1_pay.onFailure', actions: 'storeCrash' },
-      },
-    });
+    expect(parsed.states.s1_pay!.states.calling!.entry).toEqual([{ type: 'startRun', params: { index: 1, stepId: 'pay' } }, 'countRun']);
+    expect((parsed.states.s1_pay!.states.calling!.on as Record<string, unknown[]>)['runStep.done']).toHaveLength(7);
+    expect((parsed.states as unknown as Record<string, { on: Record<string, unknown[]> }>).s0_first_step!.on['runStep.done']).toEqual([
+      { guard: 'budgetSpent', target: '#workflow.failed', actions: { type: 'fail', params: { code: 'STEP_BUDGET_EXHAUSTED', stepId: 'first-step' } } },
+      { guard: 'wasDryRun', target: '#workflow.s1_pay', reenter: true, actions: { type: 'recordStep', params: { stepId: 'first-step' } } },
+      { guard: 'stepSucceeded', target: '#workflow.s1_pay', reenter: true, actions: { type: 'recordStep', params: { stepId: 'first-step' } } },
+      { target: '#workflow.failed', actions: [{ type: 'recordStep', params: { stepId: 'first-step' } }, { type: 'fail', params: { code: 'STEP_FAILED', stepId: 'first-step' } }] },
+    ]);
     expect(parsed).toMatchObject({ invoke: { src: 'runStep', id: 'runStep' } });
     expect(json).not.toContain('"context"');
   });

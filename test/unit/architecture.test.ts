@@ -91,6 +91,10 @@ describe('architecture', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('has no barrels: imports name the module that defines the name', () => {
+    expect(files.filter((f) => /(^|\/)index\.ts$/.test(f.path)).map((f) => f.path)).toEqual([]);
+  });
+
   it('lets only src/cli and src/bin.ts import src/cli', () => {
     const wrong = files
       .filter((f) => !f.path.startsWith('src/cli/') && f.path !== 'src/bin.ts')

@@ -4,7 +4,9 @@
  * parameters, `$components.parameters` references and `in` all count as the runner counts them.
  */
 import { describe, expect, it } from '@jest/globals';
-import { parseDocumentText, validateDocument, type Finding } from '../../../src/arazzo/index.js';
+import type { Finding } from '../../../src/arazzo/finding.js';
+import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
+import { validateDocument } from '../../../src/arazzo/validate-document.js';
 import type { SourceOperations } from '../../../src/arazzo/check-operations.js';
 
 const OPERATIONS: SourceOperations = new Map([

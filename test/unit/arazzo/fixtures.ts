@@ -1,6 +1,9 @@
 /** Paths and loaders for the Arazzo fixtures (test/fixtures/arazzo). */
 import { fileURLToPath } from 'node:url';
-import { loadDocument, validateDocument, type Finding, type LoadedDocument } from '../../../src/arazzo/index.js';
+import type { Finding } from '../../../src/arazzo/finding.js';
+import { loadDocument } from '../../../src/arazzo/load-document.js';
+import type { LoadedDocument } from '../../../src/arazzo/model.js';
+import { validateDocument } from '../../../src/arazzo/validate-document.js';
 import { localOperationsLoader } from '../../../src/cli/source-operations.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/arazzo/', import.meta.url));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatFinding, formatSummary, type Finding } from '../../../src/arazzo/index.js';
+import type { Finding } from '../../../src/arazzo/finding.js';
+import { formatFinding, formatSummary } from '../../../src/arazzo/format-finding.js';
 import { styleFor } from '../../../src/output/style.js';
 import { loadFixture } from './fixtures.js';
 

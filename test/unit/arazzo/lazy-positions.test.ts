@@ -2,7 +2,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDocumentText, validateDocument, type LoadedDocument, type Position } from '../../../src/arazzo/index.js';
+import type { LoadedDocument, Position } from '../../../src/arazzo/model.js';
+import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
+import { validateDocument } from '../../../src/arazzo/validate-document.js';
 import { FIXTURES } from './fixtures.js';
 
 /** The fixture with a `locate` that records each pointer it is asked for. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArazzoLoadError, loadDocument } from '../../../src/arazzo/index.js';
+import { ArazzoLoadError } from '../../../src/arazzo/errors.js';
+import { loadDocument } from '../../../src/arazzo/load-document.js';
 import { FIXTURES } from './fixtures.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArazzoLoadError } from '../../../src/arazzo/index.js';
+import { ArazzoLoadError } from '../../../src/arazzo/errors.js';
 import { EXAMPLES, findingsOf } from './fixtures.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArazzoLoadError, isReference, parseDocumentText, type Action, type Parameter } from '../../../src/arazzo/index.js';
+import { ArazzoLoadError } from '../../../src/arazzo/errors.js';
+import { isReference, type Action, type Parameter } from '../../../src/arazzo/model.js';
+import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import { FIXTURES } from './fixtures.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 

@@ -9,7 +9,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { buildModel } from '../../../src/arazzo/build-model.js';
-import { ArazzoLoadError, parseDocumentText, validateDocument, type LoadedDocument } from '../../../src/arazzo/index.js';
+import { ArazzoLoadError } from '../../../src/arazzo/errors.js';
+import type { LoadedDocument } from '../../../src/arazzo/model.js';
+import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
+import { validateDocument } from '../../../src/arazzo/validate-document.js';
 import { parseFast } from '../../../src/arazzo/parse-fast.js';
 import { parseWithYaml } from '../../../src/arazzo/parse-with-yaml.js';
 

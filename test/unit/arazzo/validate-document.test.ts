@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseDocumentText, validateDocument, type Finding } from '../../../src/arazzo/index.js';
+import type { Finding } from '../../../src/arazzo/finding.js';
+import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
+import { validateDocument } from '../../../src/arazzo/validate-document.js';
 import { codesAt, findingsOf, loadFixture } from './fixtures.js';
 
 const severityOf = (findings: Finding[], code: string) => [...new Set(findings.filter((f) => f.code === code).map((f) => f.severity))];

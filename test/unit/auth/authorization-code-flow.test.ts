@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { AuthError } from '../../../src/auth/errors.js';
 import { authorizationCodeLogin } from '../../../src/auth/oauth/authorization-code-flow.js';
 import { s256 } from '../../../src/auth/oauth/pkce.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 import { startOAuthServer, type OAuthServer } from './oauth-server.js';
 
 /** GET a URL with node:http; returns the status and Location header. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import { AuthError } from '../../../src/auth/errors.js';
 import { deviceCodeLogin } from '../../../src/auth/oauth/device-code-flow.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 import { startOAuthServer, type OAuthServer, type OAuthServerOptions } from './oauth-server.js';
 
 describe('device code login (RFC 8628)', () => {

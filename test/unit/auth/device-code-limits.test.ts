@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { AuthError } from '../../../src/auth/errors.js';
 import { deviceCodeLogin } from '../../../src/auth/oauth/device-code-flow.js';
 import { pollingLifetimeS, pollIntervalS, slowedDownS } from '../../../src/auth/oauth/device-code-timing.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 import { sendJson, startServer, type TestServer } from '../http/test-server.js';
 
 interface Script {

@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import { deviceCodeLogin } from '../../../src/auth/oauth/device-code-flow.js';
 import { listenForRedirect } from '../../../src/auth/oauth/loopback-redirect.js';
 import { postForm } from '../../../src/auth/oauth/post-form.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 import { toTransportError } from '../../../src/http/to-transport-error.js';
 import { sendJson, startServer, type TestServer } from '../http/test-server.js';
 

@@ -5,7 +5,7 @@ import { AuthError } from '../../../src/auth/errors.js';
 import { deviceCodeLogin } from '../../../src/auth/oauth/device-code-flow.js';
 import { requestToken } from '../../../src/auth/oauth/token-grant.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 import { startServer, type TestServer } from '../http/test-server.js';
 
 describe('an OAuth endpoint that never answers', () => {

@@ -7,7 +7,8 @@ import { AuthError } from '../../../src/auth/errors.js';
 import type { ApiEntry } from '../../../src/config/api-entry.js';
 import { credentialStore } from '../../../src/config/credential-store.js';
 import { configPaths, type ConfigPaths } from '../../../src/config/paths.js';
-import { createPipeline, formatDryRun, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
+import { formatDryRun } from '../../../src/http/format-dry-run.js';
 import { sendJson, startServer, type TestServer } from '../http/test-server.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bodyStore } from '../../../src/cache/body-store.js';
 import { cachedFetcher, DescriptionFetchError } from '../../../src/cache/fetch-description.js';
-import { createPipeline, TransportError } from '../../../src/http/index.js';
+import { createPipeline } from '../../../src/http/create-pipeline.js';
+import { TransportError } from '../../../src/http/transport-error.js';
 import { closedPort, startServer, type Hit, type TestServer } from '../http/test-server.js';
 
 const TTL = 600_000;

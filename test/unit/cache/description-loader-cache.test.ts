@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDescriptionCache, type DescriptionCache } from '../../../src/cache/description-cache.js';
-import { createPipeline } from '../../../src/http/index.js';
-import { loadDescription } from '../../../src/openapi/index.js';
+import { createPipeline } from '../../../src/http/create-pipeline.js';
+import { loadDescription } from '../../../src/openapi/load-description.js';
 import { createDescriptionLoader } from '../../../src/run/description-loader.js';
 import { startServer, type TestServer } from '../http/test-server.js';
 

@@ -10,7 +10,7 @@ import { requireUnmoved } from '../../../src/config/credential-binding.js';
 import { credentialStore } from '../../../src/config/credential-store.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths, type ConfigPaths } from '../../../src/config/paths.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 import { sendJson, startServer, type TestServer } from '../http/test-server.js';
 
 describe('credentials bound to an origin', () => {

@@ -4,17 +4,14 @@
  * the expression grammar's ids (`*CHAR`, "Search Stations") and `{$expr}` as interpolation.
  */
 import { describe, expect, it } from '@jest/globals';
-import {
-  compileTemplate,
-  ConditionEvaluationError,
-  ConditionSyntaxError,
-  evaluateCondition,
-  evaluateExpression,
-  parseCondition,
-  parseExpression,
-  renderTemplate,
-  type ExpressionContext,
-} from '../../../src/expressions/index.js';
+import { compileTemplate } from '../../../src/expressions/compile-template.js';
+import type { ExpressionContext } from '../../../src/expressions/context.js';
+import { ConditionEvaluationError, ConditionSyntaxError } from '../../../src/expressions/errors.js';
+import { evaluateCondition } from '../../../src/expressions/evaluate-condition.js';
+import { evaluateExpression } from '../../../src/expressions/evaluate-expression.js';
+import { parseCondition } from '../../../src/expressions/parse-condition.js';
+import { parseExpression } from '../../../src/expressions/parse-expression.js';
+import { renderTemplate } from '../../../src/expressions/render-template.js';
 import { sampleContext } from './sample-context.js';
 
 function context(): ExpressionContext {

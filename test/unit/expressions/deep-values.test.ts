@@ -1,8 +1,11 @@
 /** Values nested far deeper than the native recursion allows: compared, interpolated and printed without overflowing the stack. */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { compileTemplate, evaluateCondition, parseCondition, renderTemplate, stringifyJson } from '../../../src/expressions/index.js';
-import { MAX_INDENTED_DEPTH, writeJsonIteratively } from '../../../src/expressions/stringify-json.js';
+import { compileTemplate } from '../../../src/expressions/compile-template.js';
+import { evaluateCondition } from '../../../src/expressions/evaluate-condition.js';
+import { parseCondition } from '../../../src/expressions/parse-condition.js';
+import { renderTemplate } from '../../../src/expressions/render-template.js';
+import { stringifyJson, MAX_INDENTED_DEPTH, writeJsonIteratively } from '../../../src/expressions/stringify-json.js';
 
 /** `{"a":[{"a":[…0…]}]}` alternating objects and arrays, `depth` levels deep, built without recursion. */
 function deep(depth: number, leaf: unknown = 0): unknown {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionEvaluationError, evaluateCondition, isTruthy, parseCondition } from '../../../src/expressions/index.js';
-import type { ExpressionContext } from '../../../src/expressions/index.js';
+import { isTruthy } from '../../../src/expressions/compare-values.js';
+import { ConditionEvaluationError } from '../../../src/expressions/errors.js';
+import { evaluateCondition } from '../../../src/expressions/evaluate-condition.js';
+import { parseCondition } from '../../../src/expressions/parse-condition.js';
+import type { ExpressionContext } from '../../../src/expressions/context.js';
 import { sampleContext } from './sample-context.js';
 
 const holds = (source: string, ctx: ExpressionContext = sampleContext()): boolean => evaluateCondition(parseCondition(source), ctx);

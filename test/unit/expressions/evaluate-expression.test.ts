@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { evaluateExpression, parseExpression } from '../../../src/expressions/index.js';
-import type { ExpressionContext } from '../../../src/expressions/index.js';
+import { evaluateExpression } from '../../../src/expressions/evaluate-expression.js';
+import { parseExpression } from '../../../src/expressions/parse-expression.js';
+import type { ExpressionContext } from '../../../src/expressions/context.js';
 import { sampleContext } from './sample-context.js';
 
 const evaluate = (source: string, ctx: ExpressionContext = sampleContext()): unknown =>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { PointerSyntaxError, formatPointer, parsePointer, resolvePointer } from '../../../src/expressions/index.js';
+import { PointerSyntaxError } from '../../../src/expressions/errors.js';
+import { escapePointerToken, formatPointer, parsePointer, resolvePointer, unescapePointerToken } from '../../../src/expressions/json-pointer.js';
 
 describe('parsePointer', () => {
   it('reads the empty pointer as no tokens and "/" as one empty token', () => {
@@ -25,6 +26,15 @@ describe('formatPointer', () => {
   it('escapes "~" before "/" so the result parses back', () => {
     expect(formatPointer(['a/b', 'm~n', '~1'])).toBe('/a~1b/m~0n/~01');
     expect(formatPointer([])).toBe('');
+  });
+});
+
+describe('escapePointerToken and unescapePointerToken', () => {
+  it('escape ~ before / and unescape ~1 before ~0, so ~01 stays a literal ~1', () => {
+    expect(escapePointerToken('/pets/{id}~x')).toBe('~1pets~1{id}~0x');
+    expect(escapePointerToken('~1')).toBe('~01');
+    expect(unescapePointerToken('~01')).toBe('~1');
+    expect(unescapePointerToken('~1pets~1{id}~0x')).toBe('/pets/{id}~x');
   });
 });
 

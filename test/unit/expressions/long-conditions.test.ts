@@ -1,14 +1,11 @@
 /** Conditions with thousands of operands are flat; nesting is capped with a syntax error, never a stack overflow. */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  ConditionEvaluationError,
-  ConditionSyntaxError,
-  evaluateCondition,
-  expressionsIn,
-  parseCondition,
-} from '../../../src/expressions/index.js';
-import type { ExpressionContext } from '../../../src/expressions/index.js';
+import { ConditionEvaluationError, ConditionSyntaxError } from '../../../src/expressions/errors.js';
+import { evaluateCondition } from '../../../src/expressions/evaluate-condition.js';
+import { expressionsIn } from '../../../src/expressions/expressions-in.js';
+import { parseCondition } from '../../../src/expressions/parse-condition.js';
+import type { ExpressionContext } from '../../../src/expressions/context.js';
 
 const ctx: ExpressionContext = { inputs: { n: 3 }, steps: {}, statusCode: 200 };
 

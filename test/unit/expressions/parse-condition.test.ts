@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionSyntaxError, expressionsIn, parseCondition } from '../../../src/expressions/index.js';
-import type { Condition } from '../../../src/expressions/index.js';
+import { ConditionSyntaxError } from '../../../src/expressions/errors.js';
+import { expressionsIn } from '../../../src/expressions/expressions-in.js';
+import { parseCondition } from '../../../src/expressions/parse-condition.js';
+import type { Condition } from '../../../src/expressions/condition-ast.js';
 
 /** The condition's shape as a compact string, to check grouping without spelling out whole ASTs. */
 function shape(node: Condition): string {

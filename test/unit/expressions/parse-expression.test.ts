@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ExpressionSyntaxError, isRuntimeExpression, parseExpression } from '../../../src/expressions/index.js';
+import { ExpressionSyntaxError } from '../../../src/expressions/errors.js';
+import { parseExpression } from '../../../src/expressions/parse-expression.js';
 
 function syntaxError(source: string): ExpressionSyntaxError {
   try {
@@ -96,13 +97,5 @@ describe('parseExpression', () => {
     expect(error.source).toBe(source);
     expect(error.offset).toBe(offset);
     expect(error.message).toContain(message);
-  });
-});
-
-describe('isRuntimeExpression', () => {
-  it('says yes to an expression and no to a JSONPath or plain text', () => {
-    expect(isRuntimeExpression('$steps.a.outputs.b')).toBe(true);
-    expect(isRuntimeExpression('$.items[0]')).toBe(false);
-    expect(isRuntimeExpression('hello')).toBe(false);
   });
 });

@@ -1,20 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import {
-  ConditionEvaluationError,
-  ConditionSyntaxError,
-  ExpressionSyntaxError,
-  compileTemplate,
-  evaluateCondition,
-  evaluateExpression,
-  formatPointer,
-  parseCondition,
-  parseExpression,
-  parsePointer,
-  renderTemplate,
-  resolvePointer,
-} from '../../../src/expressions/index.js';
-import type { ExpressionContext } from '../../../src/expressions/index.js';
+import { compileTemplate } from '../../../src/expressions/compile-template.js';
+import { ConditionEvaluationError, ConditionSyntaxError, ExpressionSyntaxError } from '../../../src/expressions/errors.js';
+import { evaluateCondition } from '../../../src/expressions/evaluate-condition.js';
+import { evaluateExpression } from '../../../src/expressions/evaluate-expression.js';
+import { formatPointer, parsePointer, resolvePointer } from '../../../src/expressions/json-pointer.js';
+import { parseCondition } from '../../../src/expressions/parse-condition.js';
+import { parseExpression } from '../../../src/expressions/parse-expression.js';
+import { renderTemplate } from '../../../src/expressions/render-template.js';
+import type { ExpressionContext } from '../../../src/expressions/context.js';
 
 /** Strings made of the grammar's own pieces reach far deeper into the parsers than random text. */
 const FRAGMENTS = [

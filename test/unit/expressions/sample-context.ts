@@ -1,4 +1,4 @@
-import type { ExpressionContext } from '../../../src/expressions/index.js';
+import type { ExpressionContext } from '../../../src/expressions/context.js';
 
 /** A context with one value behind every expression form, used across the expression tests. */
 export function sampleContext(): ExpressionContext {

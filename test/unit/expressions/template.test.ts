@@ -1,12 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  TemplateCycleError,
-  UnresolvedExpressionError,
-  compileTemplate,
-  renderTemplate,
-  templateExpressions,
-} from '../../../src/expressions/index.js';
-import type { TemplateWarning } from '../../../src/expressions/index.js';
+import { compileTemplate } from '../../../src/expressions/compile-template.js';
+import { TemplateCycleError, UnresolvedExpressionError } from '../../../src/expressions/errors.js';
+import { renderTemplate } from '../../../src/expressions/render-template.js';
+import type { TemplateWarning } from '../../../src/expressions/template-ast.js';
 import { sampleContext } from './sample-context.js';
 
 const render = (value: unknown, opts?: { onUnresolved?: 'throw' | 'keep' }): unknown =>
@@ -141,12 +137,5 @@ describe('compileTemplate and renderTemplate', () => {
   it('accepts the same object twice when it is not a cycle', () => {
     const shared = { v: '$inputs.username' };
     expect(render({ a: shared, b: shared })).toEqual({ a: { v: 'ada' }, b: { v: 'ada' } });
-  });
-});
-
-describe('templateExpressions', () => {
-  it('lists every expression of a template in document order', () => {
-    const t = compileTemplate({ a: '$inputs.a', b: ['x {$steps.s.outputs.o} {$url}', 3], c: { d: '{$statusCode}' }, e: '$.jsonpath' });
-    expect(templateExpressions(t).map((e) => e.source)).toEqual(['$inputs.a', '$steps.s.outputs.o', '$url', '$statusCode']);
   });
 });

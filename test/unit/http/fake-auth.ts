@@ -1,6 +1,6 @@
 /** AuthHook doubles that record how they were called. */
 
-import type { AuthHook } from '../../../src/http/index.js';
+import type { AuthHook } from '../../../src/http/types.js';
 
 export interface RecordingAuth extends AuthHook {
   /** `retryAfter401` of each apply call, in order. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { TransportError } from '../../../src/http/index.js';
+import { TransportError } from '../../../src/http/transport-error.js';
 import { bearerAuth, queryKeyAuth } from './fake-auth.js';
 import { closedPort, sendJson, type TestServer, usePipelineFixtures } from './test-server.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { TransportError } from '../../../src/http/index.js';
+import { TransportError } from '../../../src/http/transport-error.js';
 import { sendJson, type TestServer, usePipelineFixtures } from './test-server.js';
 
 describe('timeouts, size cap, redirect limit and abort', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatDryRun, redactRequest, type HttpRequest } from '../../../src/http/index.js';
+import { formatDryRun } from '../../../src/http/format-dry-run.js';
+import { redactRequest } from '../../../src/http/redact.js';
+import type { HttpRequest } from '../../../src/http/types.js';
 import { bearerAuth } from './fake-auth.js';
 
 const auth = { ...bearerAuth('https://api.example.com', ['t']), secretNames: () => ['X-Secret-Token', 'sig'] };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { retryDelayMs, shouldRetry } from '../../../src/http/index.js';
+import { retryAfterMs, retryDelayMs } from '../../../src/http/retry-delay.js';
+import { shouldRetry } from '../../../src/http/should-retry.js';
 
 const policy = { retry: 2, retryUnsafe: false };
 
@@ -89,5 +90,23 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(1, 'soon', { maxMs: 60_000, random: half })).toBe(50);
     expect(retryDelayMs(1, '-5', { maxMs: 60_000, random: half })).toBe(50);
     expect(retryDelayMs(1, '', { maxMs: 60_000, random: half })).toBe(50);
+  });
+});
+
+describe('retryAfterMs', () => {
+  const now = (): number => Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');
+
+  it('reads delta-seconds and HTTP dates, a past date as 0', () => {
+    expect(retryAfterMs(' 3 ', now)).toBe(3_000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:02 GMT', now)).toBe(2_000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:00:00 GMT', now)).toBe(0);
+  });
+
+  it('reads the first value of a repeated header', () => {
+    expect(retryAfterMs(['1', '9'], now)).toBe(1_000);
+  });
+
+  it('gives undefined for no header or a malformed one, never a year read from a number', () => {
+    for (const header of [undefined, [], '', 'soon', '-5', '1.5']) expect(retryAfterMs(header, now)).toBeUndefined();
   });
 });

@@ -3,7 +3,8 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from '@jest/globals';
-import { createPipeline, type Pipeline, type PipelineOptions } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
+import type { PipelineOptions } from '../../../src/http/types.js';
 
 export interface Hit {
   method: string;

@@ -2,15 +2,12 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  buildRequest,
-  compilePathTemplate,
-  operationServerUrl,
-  parseDescription,
-  RequestBuildError,
-  type OpenApiDescription,
-  type Operation,
-} from '../../../src/openapi/index.js';
+import { buildRequest } from '../../../src/openapi/build-request.js';
+import { RequestBuildError } from '../../../src/openapi/errors.js';
+import { parseDescription } from '../../../src/openapi/parse-description.js';
+import { compilePathTemplate } from '../../../src/openapi/path-template.js';
+import { usableServerUrl } from '../../../src/openapi/servers.js';
+import type { OpenApiDescription, Operation } from '../../../src/openapi/types.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/openapi');
 
@@ -233,13 +230,13 @@ describe('buildRequest errors', () => {
   });
 });
 
-describe('operationServerUrl', () => {
+describe('usableServerUrl', () => {
   it('returns the first absolute http(s) server of the operation', () => {
-    expect(operationServerUrl(op('getPet'))).toBe('https://pets-read.example.com');
-    expect(operationServerUrl(operation({ path: '/', servers: ['/v1', 'wss://x', 'http://h/v2'] }))).toBe('http://h/v2');
+    expect(usableServerUrl(op('getPet'))).toBe('https://pets-read.example.com');
+    expect(usableServerUrl(operation({ path: '/', servers: ['/v1', 'wss://x', 'http://h/v2'] }))).toBe('http://h/v2');
   });
 
   it('returns undefined when every server is relative or has an unfilled variable', () => {
-    expect(operationServerUrl(operation({ path: '/', servers: ['/v1', 'https://{tenant}.example.com'] }))).toBeUndefined();
+    expect(usableServerUrl(operation({ path: '/', servers: ['/v1', 'https://{tenant}.example.com'] }))).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DescriptionError, loadDescription } from '../../../src/openapi/index.js';
+import { DescriptionError } from '../../../src/openapi/errors.js';
+import { loadDescription } from '../../../src/openapi/load-description.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/openapi');
 const arazzoFile = join(fixtures, 'flow.arazzo.yaml'); // only its directory matters

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DescriptionError, parseDescription } from '../../../src/openapi/index.js';
+import { DescriptionError } from '../../../src/openapi/errors.js';
+import { parseDescription } from '../../../src/openapi/parse-description.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/openapi');
 const examples = fileURLToPath(new URL('../../fixtures/arazzo-examples/examples/1.0.0', import.meta.url));

@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DescriptionError, loadDescription, type LoadDescriptionOptions } from '../../../src/openapi/index.js';
+import { DescriptionError } from '../../../src/openapi/errors.js';
+import { loadDescription, type LoadDescriptionOptions } from '../../../src/openapi/load-description.js';
 
 let root: string;
 let project: string;

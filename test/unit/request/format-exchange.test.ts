@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AuthHook, HttpRequest, HttpResponse } from '../../../src/http/index.js';
+import type { AuthHook, HttpRequest, HttpResponse } from '../../../src/http/types.js';
 import { formatResponseLines } from '../../../src/request/format-exchange.js';
 
 const queryKey: AuthHook = {

@@ -7,7 +7,7 @@ import { CommandUsageError } from '../../../src/errors/tool-error.js';
 import { addApi } from '../../../src/config/add-api.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths } from '../../../src/config/paths.js';
-import { createPipeline } from '../../../src/http/index.js';
+import { createPipeline } from '../../../src/http/create-pipeline.js';
 import { parseHeaderFlags } from '../../../src/request/parse-header-flags.js';
 import { resolveTarget } from '../../../src/request/resolve-target.js';
 

@@ -6,7 +6,7 @@ import { loadApiLookup } from '../../../src/run/api-lookup.js';
 import { apiRegistry } from '../../../src/config/api-registry.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths } from '../../../src/config/paths.js';
-import { createPipeline, type Pipeline } from '../../../src/http/index.js';
+import { createPipeline, type Pipeline } from '../../../src/http/create-pipeline.js';
 
 describe('loadApiLookup', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LoadedDocument } from '../../../src/arazzo/model.js';
-import type { OpenApiDescription } from '../../../src/openapi/index.js';
+import type { OpenApiDescription } from '../../../src/openapi/types.js';
 import { BindingError, bindSources, type ApiLookup, type RegisteredApi } from '../../../src/run/bind-sources.js';
 
 function documentWith(source: Record<string, unknown>): LoadedDocument {

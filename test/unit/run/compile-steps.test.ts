@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseDocumentText } from '../../../src/arazzo/index.js';
+import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import { prepareWorkflow } from '../../../src/run/prepare-workflow.js';
 
 /** Steps that call nested workflows need no bound sources, which is all these tests look at. */

@@ -8,7 +8,7 @@ import { compileWorkflow } from '../../../machines/compile-workflow.js';
 import type { WorkflowContext, WorkflowPlan } from '../../../machines/types.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 import type { ToolError } from '../../../src/errors/tool-error.js';
-import type { HttpRequest, HttpResponse } from '../../../src/http/index.js';
+import type { HttpRequest, HttpResponse } from '../../../src/http/types.js';
 import type { Reporter } from '../../../src/run/reporter.js';
 import { createTracer, openTraceFile, TraceWriteError, type TraceLine } from '../../../src/run/trace.js';
 import { Collector } from '../../cli/run-tool.js';
@@ -70,17 +70,11 @@ describe('createTracer', () => {
     const states = lines.filter((l) => l.type === 'state').map((l) => l.state);
     expect(states).toEqual([
       's0_a.calling',
-      's0_a.onFailure',
-      's0_a.backoff',
-      's0_a.entering',
+      's0_a.backoff', // runStep.done: the retry action, in the same transition
       's0_a.calling',
-      's1_b.entering', // no success chain: calling goes straight to the next step
-      's1_b.calling',
-      's1_b.onFailure',
-      's0_a.entering',
-      's0_a.calling',
-      's1_b.entering',
-      's1_b.calling',
+      's1_b', // no chain on the success side: straight to the next step
+      's0_a.calling', // runStep.done: the goto action
+      's1_b',
       'succeeded',
     ]);
   });
@@ -103,7 +97,7 @@ describe('createTracer', () => {
       t: backoff!.t,
       type: 'state',
       state: 's0_a.backoff',
-      from: 's0_a.onFailure',
+      from: 's0_a.calling',
       event: 'runStep.done',
       stepId: 'a',
       retries: 1,
@@ -112,8 +106,8 @@ describe('createTracer', () => {
       actions: ['recordStep', 'scheduleRetry'],
       retryDelayMs: 0,
     });
-    const retried = lines.find((l) => l.state === 's0_a.entering');
-    expect(retried).toMatchObject({ from: 's0_a.backoff', event: 'xstate.after.retryDelay.workflow.s0_a.backoff' });
+    const retried = lines.find((l) => l.state === 's0_a.calling' && l.from === 's0_a.backoff');
+    expect(retried).toMatchObject({ event: 'xstate.after.retryDelay.workflow.s0_a.backoff' });
     expect(lines.find((l) => l.state === 'succeeded')).not.toHaveProperty('stepId');
   });
 

@@ -5,13 +5,14 @@ import { isJsonMediaType, mediaTypeEssence } from './media-type.js';
 import { isPlainObject, leafText } from './value-shape.js';
 
 /**
- * Encodes a templated payload for its content type: JSON and `+json`, form-urlencoded,
+ * Builds the request body of a templated payload for its content type (the build stage; the
+ * pipeline's wireBody makes the bytes when it is sent): JSON and `+json`, form-urlencoded,
  * multipart (one part per key), text/*, octet-stream; any other type takes a string or bytes as
  * is. `operationId` only names the operation in errors. Throws RequestBuildError BAD_BODY when
  * the payload does not fit the type, UNSUPPORTED_CONTENT_TYPE for a non-string payload of a
  * type that has no serialisation here.
  */
-export function encodeBody(payload: unknown, contentType: string, operationId: string): HttpBody {
+export function buildRequestBody(payload: unknown, contentType: string, operationId: string): HttpBody {
   const essence = mediaTypeEssence(contentType);
   if (essence === 'multipart/form-data') return { kind: 'multipart', parts: multipartParts(payload, operationId) };
   if (essence === 'application/x-www-form-urlencoded') return bytes(contentType, formUrlEncoded(payload, operationId));

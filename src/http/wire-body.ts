@@ -3,13 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import type { HttpBody, MultipartPart } from './types.js';
 
-export interface EncodedBody {
+export interface WireBody {
   contentType: string;
   data: Buffer | string;
 }
 
 /** The wire form of a request body; multipart parts get a fresh random boundary. */
-export function encodeBody(body: HttpBody): EncodedBody {
+export function wireBody(body: HttpBody): WireBody {
   if (body.kind === 'bytes') return { contentType: body.contentType, data: body.data };
   const boundary = `----tool-${randomBytes(12).toString('hex')}`;
   return { contentType: `multipart/form-data; boundary=${boundary}`, data: encodeMultipart(body.parts, boundary) };
