@@ -67,6 +67,7 @@ export function buildCriterion(o: RawObject, pointer: string): Criterion {
   const context = stringField(o, 'context');
   if (condition !== undefined) criterion.condition = condition;
   if (context !== undefined) criterion.context = context;
+  if (isObject(o.type) && typeof o.type.version === 'string') criterion.version = o.type.version;
   return criterion;
 }
 

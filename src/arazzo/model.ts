@@ -94,6 +94,8 @@ export interface Criterion extends Node {
   condition?: string;
   /** `simple` when absent. A criterion expression type object `{type, version}` is flattened to its type. */
   type: string;
+  /** The `version` of a `{type, version}` criterion expression type (`draft-goessner-dispatch-jsonpath-00`, `xpath-30`...). */
+  version?: string;
   context?: string;
 }
 

@@ -1,0 +1,24 @@
+/** The `regex` criterion type (v2): an ECMAScript RegExp with the `u` flag, tested against the context value. */
+
+/** Compiles a regex criterion's condition. Throws SyntaxError for an invalid pattern (a validation error). */
+export function compileRegexCriterion(pattern: string): RegExp {
+  return new RegExp(pattern, 'u');
+}
+
+/**
+ * The text a regex or an XML parser reads from a context value: a string as is, a number or boolean
+ * as text, an object or array as its JSON text; undefined for an absent or null value.
+ */
+export function contextText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/** Whether the pattern matches the context value; an absent or null value does not hold. */
+export function regexHolds(pattern: RegExp, value: unknown): boolean {
+  const text = contextText(value);
+  // No `g` or `y` flag, so test() keeps no state between calls.
+  return text !== undefined && pattern.test(text);
+}

@@ -1,0 +1,54 @@
+/** The `xpath` criterion type (v2): the context value parsed as XML by xmldom, the expression evaluated by fontoxpath. */
+import type { XPathLibrary } from './criterion-libraries.js';
+import { contextText } from './regex-criterion.js';
+
+/** The versions a `{type: xpath, version}` may name; none means XPath 3.1. */
+export const XPATH_VERSIONS: readonly string[] = ['xpath-31', 'xpath-30', 'xpath-20', 'xpath-10'];
+
+/** XML larger than this is not parsed: the criterion does not hold. */
+export const MAX_XML_CHARS = 5 * 1024 * 1024;
+
+/**
+ * Checks an xpath criterion's expression statically (its syntax, without a document). Throws Error
+ * with fontoxpath's message (XPST0003…) for a validation error, and for an unknown version.
+ */
+export function checkXPath(library: XPathLibrary, expression: string, version?: string): void {
+  if (version !== undefined && !XPATH_VERSIONS.includes(version)) throw new Error(`unknown xpath version "${version}"; use one of ${XPATH_VERSIONS.join(', ')}, or none (XPath 3.1)`);
+  const empty = new library.xmldom.DOMParser().parseFromString('<x/>', 'text/xml');
+  library.fontoxpath.parseScript(expression, { language: library.fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }, empty as never);
+}
+
+/**
+ * Whether the expression's effective boolean value is true against the context value read as XML
+ * (a string as is, a number or boolean as text). `reason` says why it could not be evaluated when it
+ * could not (no context, not XML, too large, an evaluation error): then it does not hold. Never throws.
+ */
+export function xpathHolds(library: XPathLibrary, expression: string, value: unknown): { holds: boolean; reason?: string } {
+  const text = typeof value === 'object' && value !== null ? undefined : contextText(value);
+  if (text === undefined) return { holds: false, reason: value === undefined || value === null ? 'the context has no value' : 'the context value is not XML text' };
+  if (text.length > MAX_XML_CHARS) return { holds: false, reason: `the context value is larger than ${MAX_XML_CHARS / 1024 / 1024} MiB` };
+  let document: unknown;
+  try {
+    // xmldom never fetches external entities and does not expand entities a DTD declares (a
+    // "billion laughs" document is refused as an unknown entity), so parsing stays linear.
+    const parser = new library.xmldom.DOMParser({
+      onError: (level, message) => {
+        if (level !== 'warning') throw new Error(message);
+      },
+    });
+    document = parser.parseFromString(text, 'text/xml');
+  } catch (error) {
+    return { holds: false, reason: `the context value is not well-formed XML: ${firstLine(error)}` };
+  }
+  try {
+    const holds = library.fontoxpath.evaluateXPathToBoolean(expression, document, null, null, { language: library.fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE });
+    return { holds };
+  } catch (error) {
+    return { holds: false, reason: firstLine(error) };
+  }
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^Reporting \w+ "(.*?)" caused Error: .*$/s, '$1').split('\n')[0] ?? message;
+}
