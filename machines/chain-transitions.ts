@@ -34,7 +34,9 @@ export function recordAction(step: StepPlan, failedVia?: FailedVia): ActionRef {
 }
 
 function meta(action: ActionPlan, outcome: ActionOutcome): ActionMeta {
-  return { action: action.name, actionType: action.type, outcome };
+  const found: ActionMeta = { action: action.name, actionType: action.type, outcome };
+  if (action.criteriaText !== undefined && action.criteriaText.length > 0) found.criteria = action.criteriaText;
+  return found;
 }
 
 function gotoTarget(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): string {

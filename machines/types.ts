@@ -18,6 +18,8 @@ export interface ActionPlan {
   unsupported?: string;
   /** The criteria hold an ordering comparison, whose evaluation can fail (then the step fails). */
   criteriaCanFail?: boolean;
+  /** The action's criteria as written in the document (each condition), for the steps-level graph; absent when it has none. */
+  criteriaText?: string[];
   /** Label for graphs and traces, made by src/run, e.g. `onFailure: busy (retry x3 after 2s) [$statusCode == 503]`: the transitions' `description`. */
   label: string;
 }
@@ -34,6 +36,8 @@ export interface ActionMeta {
   action: string;
   actionType: ActionPlan['type'];
   outcome: ActionOutcome;
+  /** The action's criteria as written (ActionPlan.criteriaText), which the steps-level graph shows; absent when it has none. */
+  criteria?: string[];
 }
 
 /** The `meta` of a step's state. */

@@ -86,6 +86,6 @@ function clusterId(path: readonly string[]): string {
 }
 
 /** A DOT double-quoted string: backslashes and quotes escaped, newlines as `\n`. */
-function quote(text: string): string {
+export function quote(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\r?\n/g, '\\n')}"`;
 }

@@ -32,17 +32,18 @@ const CONSEQUENCES: Partial<Record<FindingCode, string>> = {
 };
 
 /** The closing line of `arazzo validate`: the verdict, with counts and what warnings mean at runtime. With `strict`, warnings fail too. */
-export function formatSummary(doc: LoadedDocument, findings: readonly Finding[], options: { strict?: boolean } = {}): string {
+export function formatSummary(doc: LoadedDocument, findings: readonly Finding[], options: { strict?: boolean; runner?: 'v1' | 'v2' } = {}): string {
+  const runner = options.runner ?? 'v1';
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
   if (errors > 0) {
     const also = warnings > 0 ? `, ${plural(warnings, 'warning')}` : '';
-    return `${doc.file}: ${plural(errors, 'error')}${also}; the document is not valid for the v1 runner`;
+    return `${doc.file}: ${plural(errors, 'error')}${also}; the document is not valid for the ${runner} runner`;
   }
   if (options.strict && warnings > 0) return `${doc.file}: ${plural(warnings, 'warning')}; not valid with --strict, which makes warnings fail`;
   const version = doc.model.arazzo ?? '1.0';
   const counts = `${plural(doc.model.workflows.length, 'workflow')}, ${plural(doc.model.sourceDescriptions.length, 'source')}`;
-  if (warnings === 0) return `${doc.file}: valid Arazzo ${version} — ${counts}; all features are supported by the v1 runner`;
+  if (warnings === 0) return `${doc.file}: valid Arazzo ${version} — ${counts}; all features are supported by the ${runner} runner`;
   const consequences = [...new Set(findings.map((f) => CONSEQUENCES[f.code]).filter((text): text is string => text !== undefined))];
   const detail = consequences.length > 0 ? `: ${consequences.join('; ')}` : '';
   return `${doc.file}: valid Arazzo ${version} — ${counts}; ${plural(warnings, 'warning')}${detail}`;

@@ -6,10 +6,13 @@ import { checkComponents, checkWorkflows } from './check-workflows.js';
 import { locateFindings, Report, sortFindings, type Finding } from './finding.js';
 import type { LoadedDocument } from './model.js';
 import { ParseMemo } from './parse-memo.js';
+import type { RunnerVersion } from './runner-version.js';
 
 export interface ValidateOptions {
   /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
   loadOperations?: LoadOperations;
+  /** The runner the document is checked for (v1 by default); v2 adds its own checks (check-v2.ts). */
+  runner?: RunnerVersion;
 }
 
 /**
@@ -25,5 +28,6 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   checkWorkflows(doc.model, rawAt, parsed, report);
   checkComponents(doc.model, rawAt, parsed, report);
   await checkOperations(doc.model, options.loadOperations, report);
+  if (options.runner === 'v2') await (await import('./check-v2.js')).checkForV2(doc.model, report);
   return sortFindings(locateFindings(report.findings, doc.locate));
 }

@@ -29,8 +29,13 @@ export class GraphCommand extends ToolCommand {
   workflow = Option.String('--workflow', { description: 'The workflowId to draw (required when the document has several)' });
 
   format = Option.String('--format', 'mermaid', {
-    description: 'Output format: mermaid, dot or json',
-    validator: t.isEnum(['mermaid', 'dot', 'json'] as const),
+    description: 'Output format: mermaid, dot, svg (rendered in-process, no Graphviz needed) or json (always the whole machine)',
+    validator: t.isEnum(['mermaid', 'dot', 'svg', 'json'] as const),
+  });
+
+  level = Option.String('--level', 'steps', {
+    description: 'steps: the steps and their Arazzo actions (default); machine: every state and transition of the machine',
+    validator: t.isEnum(['steps', 'machine'] as const),
   });
 
   async execute(): Promise<number> {
@@ -39,8 +44,6 @@ export class GraphCommand extends ToolCommand {
     const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
     const { planWorkflow } = await import('../run/plan-workflow.js');
     const { compileWorkflow } = await import('../../machines/compile-workflow.js');
-    const { toDot } = await import('../../machines/graph/to-dot.js');
-    const { toMermaid } = await import('../../machines/graph/to-mermaid.js');
     const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
 
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
@@ -60,8 +63,21 @@ export class GraphCommand extends ToolCommand {
         throw new Error('graphs do not evaluate outputs');
       },
     });
-    const text = this.format === 'dot' ? toDot(machine.config) : this.format === 'json' ? toStatelyJson(machine) : toMermaid(machine.config);
+    const text = this.format === 'json' ? toStatelyJson(machine) : await this.draw(machine.config);
     this.context.stdout.write(text);
     return EXIT.OK;
+  }
+
+  /** The chart at `--level` in `--format`; the SVG renderer (WebAssembly Graphviz) is loaded only for svg. */
+  private async draw(config: object): Promise<string> {
+    const steps = this.level === 'steps';
+    if (this.format === 'mermaid') {
+      if (steps) return (await import('../../machines/graph/steps-to-mermaid.js')).stepsToMermaid(config);
+      return (await import('../../machines/graph/to-mermaid.js')).toMermaid(config);
+    }
+    const dot = steps ? (await import('../../machines/graph/steps-to-dot.js')).stepsToDot(config) : (await import('../../machines/graph/to-dot.js')).toDot(config);
+    if (this.format !== 'svg') return dot;
+    const { renderSvg } = await import('../output/render-svg.js');
+    return renderSvg(dot);
   }
 }

@@ -5,11 +5,11 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Got } from 'got';
 import { dropCredentialsOnCrossOrigin } from './redirect-credentials.js';
 import { sendWithRetries, type SendSettings } from './send-with-retries.js';
-import type { HttpRequest, HttpResponse, PipelineOptions } from './types.js';
+import type { HttpRequest, HttpResponse, PipelineOptions, SendOptions } from './types.js';
 
 export interface Pipeline {
   /** Resolves for any HTTP status; rejects only with TransportError (or an error thrown by the request's auth hook). */
-  send(req: HttpRequest, opts?: { signal?: AbortSignal }): Promise<HttpResponse>;
+  send(req: HttpRequest, opts?: SendOptions): Promise<HttpResponse>;
   /** Destroys the keep-alive agents so the process can exit. */
   close(): void;
 }
@@ -49,8 +49,8 @@ export function createPipeline(options: Partial<PipelineOptions> = {}): Pipeline
   return {
     send(req, opts) {
       // Once got is loaded, no extra await between the caller and the request.
-      if (client) return sendWithRetries(client, req, settings, opts?.signal);
-      return (loading ??= loadClient()).then((got) => sendWithRetries(got, req, settings, opts?.signal));
+      if (client) return sendWithRetries(client, req, settings, opts?.signal, opts?.onRetry);
+      return (loading ??= loadClient()).then((got) => sendWithRetries(got, req, settings, opts?.signal, opts?.onRetry));
     },
     close() {
       agents.http.destroy();

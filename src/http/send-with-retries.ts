@@ -10,7 +10,7 @@ import { retryDelayMs } from './retry-delay.js';
 import { sendOnce, type AttemptLimits, type WireResponse } from './send-once.js';
 import { shouldRetry } from './should-retry.js';
 import { TransportError } from './transport-error.js';
-import type { AuthHook, HttpRequest, HttpResponse } from './types.js';
+import type { AuthHook, HttpRequest, HttpResponse, TransportRetry } from './types.js';
 
 export interface SendSettings {
   timeoutMs: number;
@@ -25,12 +25,17 @@ interface Prepared {
   headers: Record<string, string>;
 }
 
-/** Sends `req` until it gets a final response; rejects with TransportError, or with what `auth.apply` throws. */
+/**
+ * Sends `req` until it gets a final response, telling `onRetry` before each transport retry's wait;
+ * rejects with TransportError (a timeout after retries says how many attempts and how long in
+ * all), or with what `auth.apply` throws.
+ */
 export async function sendWithRetries(
   client: Got,
   req: HttpRequest,
   settings: SendSettings,
   signal: AbortSignal | undefined,
+  onRetry?: (retry: TransportRetry) => void,
 ): Promise<HttpResponse> {
   const started = performance.now();
   const { method } = req;
@@ -63,9 +68,12 @@ export async function sendWithRetries(
       const failure = error as TransportError;
       if (!shouldRetry(method, { errorCode: failure.errno ?? failure.code }, retries + 1, settings)) {
         failure.retries = retries;
+        if (failure.code === 'TIMEOUT' && retries > 0) withAttempts(failure, performance.now() - started);
         throw failure;
       }
-      if (!(await pause(retryDelayMs(retries + 1, undefined, delay), signal))) throw aborted();
+      const waitMs = retryDelayMs(retries + 1, undefined, delay);
+      onRetry?.({ attempt: retries + 1, of: settings.retry, code: failure.code, delayMs: waitMs });
+      if (!(await pause(waitMs, signal))) throw aborted();
       retries += 1;
       continue;
     }
@@ -76,8 +84,9 @@ export async function sendWithRetries(
       continue;
     }
     if (shouldRetry(method, { status: response.status }, retries + 1, settings)) {
-      const retryAfter = firstValue(response.headers['retry-after']);
-      if (!(await pause(retryDelayMs(retries + 1, retryAfter, delay), signal))) throw aborted();
+      const waitMs = retryDelayMs(retries + 1, firstValue(response.headers['retry-after']), delay);
+      onRetry?.({ attempt: retries + 1, of: settings.retry, status: response.status, delayMs: waitMs });
+      if (!(await pause(waitMs, signal))) throw aborted();
       retries += 1;
       continue;
     }
@@ -89,8 +98,20 @@ export async function sendWithRetries(
       url: response.url,
       durationMs: performance.now() - started,
       retries,
+      requestHeaders: prepared.headers,
     };
   }
+}
+
+/**
+ * `timed out after 1 s: GET …` becomes `timed out after 1 s (3 attempts, 4.6 s in all): GET …`:
+ * the timeout is per attempt, and the run took longer than it says.
+ */
+function withAttempts(failure: TransportError, elapsedMs: number): void {
+  const tail = `: ${failure.method} ${failure.url}`;
+  if (!failure.message.endsWith(tail)) return;
+  const head = failure.message.slice(0, -tail.length);
+  failure.message = `${head} (${failure.retries + 1} attempts, ${(elapsedMs / 1000).toFixed(1)} s in all)${tail}`;
 }
 
 /** The auth hook when the request goes to its origin; credentials never go anywhere else. */

@@ -62,6 +62,24 @@ export interface HttpResponse {
   durationMs: number;
   /** How many transport retries the pipeline made before this response. */
   retries: number;
+  /** The headers of the last attempt as sent (lower-cased, credentials included): print them only through redact.ts. */
+  requestHeaders?: Record<string, string>;
+}
+
+/** One transport retry about to happen: which, of how many allowed, why (a status or a TransportError code) and after how long. */
+export interface TransportRetry {
+  attempt: number;
+  of: number;
+  status?: number;
+  code?: string;
+  delayMs: number;
+}
+
+/** Per-request options of `Pipeline.send`. */
+export interface SendOptions {
+  signal?: AbortSignal;
+  /** Called before each transport retry's wait (progress lines); must not throw. */
+  onRetry?: (retry: TransportRetry) => void;
 }
 
 /** Options every command shares. */

@@ -1,14 +1,23 @@
 /**
- * Criteria, success and action alike: which ones v1 runs, how each is prepared, and how a set is
- * evaluated. A criterion's `kind` picks its evaluator; v1 has `simple`, and the v2 kinds (regex,
- * jsonpath, xpath) join it here.
+ * Criteria, success and action alike: which ones a runner runs, how each is prepared, and how a set
+ * is evaluated. A criterion's `kind` picks its evaluator: `simple` in v1 and v2, and in v2 `regex`,
+ * `jsonpath` and `xpath`, whose libraries are loaded beforehand (criterion-libraries.ts) only when
+ * the document uses them.
  */
 import type { Criterion as CriterionObject } from '../arazzo/model.js';
+import type { RunnerVersion } from '../arazzo/runner-version.js';
+import type { Expression } from '../expressions/ast.js';
 import type { Condition } from '../expressions/condition-ast.js';
 import type { ExpressionContext } from '../expressions/context.js';
+import type { CriterionLibraries, XPathLibrary } from '../expressions/criterion-libraries.js';
 import { ConditionEvaluationError } from '../expressions/errors.js';
 import { evaluateCondition } from '../expressions/evaluate-condition.js';
+import { evaluateExpression } from '../expressions/evaluate-expression.js';
+import { compileJsonPath, jsonPathHolds, type CompiledJsonPath } from '../expressions/jsonpath-criterion.js';
 import { parseCondition } from '../expressions/parse-condition.js';
+import { parseExpression } from '../expressions/parse-expression.js';
+import { compileRegexCriterion, regexHolds } from '../expressions/regex-criterion.js';
+import { checkXPath, xpathHolds } from '../expressions/xpath-criterion.js';
 
 /** A `simple` criterion: a condition in Arazzo's condition language. */
 export interface SimpleCriterion {
@@ -18,8 +27,37 @@ export interface SimpleCriterion {
   source: string;
 }
 
+/** What the typed criteria (v2) share: the context expression they read (none: the criterion does not hold). */
+interface TypedCriterionBase {
+  context?: Expression;
+  source: string;
+}
+
+/** A `regex` criterion (v2). */
+export interface RegexCriterion extends TypedCriterionBase {
+  kind: 'regex';
+  pattern: RegExp;
+}
+
+/** A `jsonpath` criterion (v2): holds when the query selects a node of the context value. */
+export interface JsonPathCriterion extends TypedCriterionBase {
+  kind: 'jsonpath';
+  query: CompiledJsonPath;
+  /** Where to say why the query could not be evaluated (then it does not hold). */
+  warn: (message: string) => void;
+}
+
+/** An `xpath` criterion (v2): holds when the expression's effective boolean value on the context XML is true. */
+export interface XPathCriterion extends TypedCriterionBase {
+  kind: 'xpath';
+  expression: string;
+  library: XPathLibrary;
+  /** Where to say why the XML or the expression could not be evaluated (then it does not hold). */
+  warn: (message: string) => void;
+}
+
 /** A criterion ready to evaluate. */
-export type Criterion = SimpleCriterion;
+export type Criterion = SimpleCriterion | RegexCriterion | JsonPathCriterion | XPathCriterion;
 
 /** Criteria that must all hold: a step's success criteria, or one action's. */
 export type CriteriaSet = readonly Criterion[];
@@ -30,17 +68,52 @@ export interface CriteriaMiss {
   error?: string;
 }
 
-/** Why v1 cannot evaluate a criterion (its type, or a context), or undefined when it can. The one place that decides. */
-export function unsupportedCriterion(criterion: CriterionObject): 'type' | 'context' | undefined {
+/** How criteria are prepared: the runner, the libraries loaded for the document (v2), and where evaluation problems are reported. */
+export interface CriteriaOptions {
+  runner: RunnerVersion;
+  libraries?: CriterionLibraries;
+  warn?: (message: string) => void;
+}
+
+/**
+ * Why the runner cannot evaluate a criterion (its type, or a context), or undefined when it can.
+ * The one place that decides: v1 runs `simple` without a context; v2 runs every type, and ignores
+ * the context of a `simple` criterion (validate warns).
+ */
+export function unsupportedCriterion(criterion: CriterionObject, runner: RunnerVersion = 'v1'): 'type' | 'context' | undefined {
+  if (runner === 'v2') return undefined;
   if (criterion.type !== 'simple') return 'type';
   if (criterion.context !== undefined && criterion.context !== '') return 'context';
   return undefined;
 }
 
-/** Prepares a criterion v1 can evaluate (see unsupportedCriterion). Throws ConditionSyntaxError on a condition that does not parse. */
-export function prepareCriterion(criterion: CriterionObject): Criterion {
+/**
+ * Prepares a criterion the runner can evaluate (see unsupportedCriterion). Throws
+ * ConditionSyntaxError on a condition that does not parse, and Error on a regex, JSONPath or XPath
+ * that does not compile or a typed criterion whose library was not loaded.
+ */
+export function prepareCriterion(criterion: CriterionObject, options: CriteriaOptions = { runner: 'v1' }): Criterion {
   const source = criterion.condition ?? '';
-  return { kind: 'simple', condition: parseCondition(source), source };
+  if (options.runner === 'v1' || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source), source };
+  const context = criterion.context === undefined || criterion.context.trim() === '' ? undefined : parseExpression(criterion.context.trim());
+  const warn = options.warn ?? (() => undefined);
+  switch (criterion.type) {
+    case 'regex':
+      return { kind: 'regex', context, pattern: compileRegexCriterion(source), source };
+    case 'jsonpath': {
+      const library = options.libraries?.jsonpath;
+      if (!library) throw new Error('the jsonpath library was not loaded');
+      return { kind: 'jsonpath', context, query: compileJsonPath(library, source, criterion.version), source, warn };
+    }
+    case 'xpath': {
+      const library = options.libraries?.xpath;
+      if (!library) throw new Error('the xpath library was not loaded');
+      checkXPath(library, source, criterion.version);
+      return { kind: 'xpath', context, expression: source, library, source, warn };
+    }
+    default:
+      throw new Error(`criterion type "${criterion.type}" is not one of simple, regex, jsonpath, xpath`);
+  }
 }
 
 /**
@@ -66,6 +139,9 @@ export function criteriaCanFail(criteria: CriteriaSet): boolean {
     switch (criterion.kind) {
       case 'simple':
         return hasOrdering(criterion.condition);
+      default:
+        // A typed criterion that cannot be evaluated does not hold (the reason goes to stderr).
+        return false;
     }
   });
 }
@@ -74,7 +150,28 @@ function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
   switch (criterion.kind) {
     case 'simple':
       return evaluateCondition(criterion.condition, ctx);
+    case 'regex':
+      return regexHolds(criterion.pattern, contextValue(criterion, ctx));
+    case 'jsonpath': {
+      const value = contextValue(criterion, ctx);
+      if (value === undefined) return false;
+      try {
+        return jsonPathHolds(criterion.query, value);
+      } catch (error) {
+        criterion.warn(`jsonpath criterion ${JSON.stringify(criterion.source)} does not hold: ${(error as Error).message}`);
+        return false;
+      }
+    }
+    case 'xpath': {
+      const verdict = xpathHolds(criterion.library, criterion.expression, contextValue(criterion, ctx));
+      if (verdict.reason !== undefined) criterion.warn(`xpath criterion ${JSON.stringify(criterion.source)} does not hold: ${verdict.reason}`);
+      return verdict.holds;
+    }
   }
+}
+
+function contextValue(criterion: RegexCriterion | JsonPathCriterion | XPathCriterion, ctx: ExpressionContext): unknown {
+  return criterion.context === undefined ? undefined : evaluateExpression(criterion.context, ctx);
 }
 
 /** Whether a condition contains an ordering comparison, the only thing whose evaluation can fail. */

@@ -1,9 +1,10 @@
 import type { ActionPlan, ChainSource, StepPlan, WorkflowPlan } from '../../machines/types.js';
 import { RUNS_WITH_V2 } from '../arazzo/finding.js';
+import { NOT_YET_IN_V2, type RunnerVersion } from '../arazzo/runner-version.js';
 import type { Action, ActionOrReference, ArazzoDocument, Criterion as CriterionObject, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
-import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
+import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaOptions, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
 
 /** Thrown when a workflow cannot be turned into a plan: a bad reference, goto target or condition, a retry in a success chain. */
 export class PlanError extends ToolError {
@@ -38,9 +39,9 @@ const REFERENCE = /^\$components\.(successActions|failureActions)\.([A-Za-z0-9_.
  * The machine plan of a workflow alone, for drawing it: what prepareWorkflow makes of each step
  * for the machine, without binding operations. Throws PlanError (the document is invalid; exit 10).
  */
-export function planWorkflow(doc: ArazzoDocument, workflow: Workflow): { plan: WorkflowPlan } {
+export function planWorkflow(doc: ArazzoDocument, workflow: Workflow, options: CriteriaOptions = { runner: 'v1' }): { plan: WorkflowPlan } {
   const index = stepIndexOf(workflow);
-  const steps = workflow.steps.map((step) => planStep(doc, workflow, step, index, { successCriteria: [], skippedCriteria: [], actionCriteria: [] }));
+  const steps = workflow.steps.map((step) => planStep(doc, workflow, step, index, { successCriteria: [], skippedCriteria: [], actionCriteria: [] }, options));
   return { plan: { workflowId: workflow.workflowId ?? '', steps } };
 }
 
@@ -55,14 +56,16 @@ export function stepIndexOf(workflow: Workflow): StepIndex {
 
 /**
  * Plans one step for the machine: presence rules applied to both chains, `$components` references
- * resolved, goto targets found, and whether v1 can run the step and each action decided. The
- * step's success and action criteria are prepared into `criteria`. Throws PlanError for a bad
- * reference or condition, a goto to a missing step, or a retry in a success chain.
+ * resolved, goto targets found, and whether the runner (`options.runner`, v1 by default) can run
+ * the step and each action decided. The step's success and action criteria are prepared into
+ * `criteria`. Throws PlanError for a bad reference or condition, a goto to a missing step, or a
+ * retry in a success chain.
  */
-export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria): StepPlan {
+export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions = { runner: 'v1' }): StepPlan {
   const stepId = step.stepId ?? '';
+  const runner = options.runner;
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {
-    const plan = (entry: ActionOrReference) => planAction(workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria);
+    const plan = (entry: ActionOrReference) => planAction(workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options);
     // Presence rules: absent -> the workflow's chain; [] -> opt out; non-empty -> the step's chain wins.
     if (own !== undefined) return [own.map(plan), own.length > 0 ? 'step' : 'none'];
     if (inherited !== undefined && inherited.length > 0) return [inherited.map(plan), 'workflow'];
@@ -72,23 +75,50 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   const [onFailure, onFailureFrom] = chain(step.onFailure, workflow.failureActions, 'onFailure');
   const planned: StepPlan = { stepId, onSuccess, onFailure, onSuccessFrom, onFailureFrom };
   for (const criterion of step.successCriteria) {
-    const unsupported = unsupportedCriterion(criterion);
+    const unsupported = unsupportedCriterion(criterion, runner);
     if (unsupported === 'type') criteria.skippedCriteria.push(`${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`);
     else if (unsupported === 'context') planned.unsupported ??= `a success criterion has a context ("${criterion.context}"), which is not supported in v1 ${RUNS_WITH_V2}`;
-    else criteria.successCriteria.push(criterionAt(criterion, stepId));
+    else criteria.successCriteria.push(criterionAt(criterion, stepId, options));
   }
   if (step.operationId === undefined) {
-    if (step.operationPath !== undefined) planned.unsupported = `operationPath steps are not supported in v1; use operationId ${RUNS_WITH_V2}`;
-    else if (step.workflowId !== undefined) planned.unsupported = `nested workflow steps ("${step.workflowId}") are not supported in v1 ${RUNS_WITH_V2}`;
+    if (step.operationPath !== undefined) planned.unsupported = notRun(runner, 'operationPath steps are not supported in v1; use operationId', 'an operationPath step');
+    else if (step.workflowId !== undefined) planned.unsupported = notRun(runner, `nested workflow steps ("${step.workflowId}") are not supported in v1`, `a nested workflow step ("${step.workflowId}")`);
   }
   // Sending the payload without its replacements would send the wrong request, so nothing is sent.
   if (step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
-    planned.unsupported ??= `requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent ${RUNS_WITH_V2}`;
+    planned.unsupported ??= notRun(runner, 'requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent', 'requestBody.replacements (the body would be wrong without them; nothing was sent)');
+  }
+  // v2 merges a step's chain with the workflow's by action name; until it does, such a step is not run as v1 would run it.
+  if (runner === 'v2') {
+    const merged = [mergeAdds(doc, step.onSuccess, workflow.successActions, 'onSuccess'), mergeAdds(doc, step.onFailure, workflow.failureActions, 'onFailure')].filter((s) => s !== undefined);
+    if (merged.length > 0) planned.unsupported ??= notRun(runner, '', `merging the step's ${merged.join(' and ')} chain with the workflow's actions (nothing was sent)`);
   }
   return planned;
 }
 
-function planAction(workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[]): ActionPlan {
+/** The message of a construct the runner does not run: v1's names the v2 runner; v2's says this version does not run it yet. */
+function notRun(runner: RunnerVersion, v1: string, v2: string): string {
+  return runner === 'v2' ? `${v2}: ${NOT_YET_V2_TEXT}` : `${v1} ${RUNS_WITH_V2}`;
+}
+
+const NOT_YET_V2_TEXT = NOT_YET_IN_V2.slice(1, -1);
+
+/** The side whose step chain v2 would merge with workflow actions the step does not name (undefined: merging changes nothing). */
+function mergeAdds(doc: ArazzoDocument, own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): Side | undefined {
+  if (own === undefined || inherited === undefined || inherited.length === 0) return undefined;
+  const names = new Set(own.map((entry) => actionName(doc, entry, side)));
+  return inherited.some((entry) => !names.has(actionName(doc, entry, side))) ? side : undefined;
+}
+
+function actionName(doc: ArazzoDocument, entry: ActionOrReference, side: Side): string | undefined {
+  try {
+    return resolveReference(doc, entry, side).name;
+  } catch {
+    return undefined;
+  }
+}
+
+function planAction(workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[], options: CriteriaOptions): ActionPlan {
   const name = action.name ?? '(unnamed)';
   const type = action.type ?? '';
   const plan: ActionPlan = {
@@ -100,20 +130,20 @@ function planAction(workflow: Workflow, stepId: string, action: Action, side: Si
   };
   const criteria: Criterion[] = [];
   for (const criterion of action.criteria) {
-    const unsupported = unsupportedCriterion(criterion);
+    const unsupported = unsupportedCriterion(criterion, options.runner);
     if (unsupported === 'type') plan.unsupported ??= `action "${name}": criteria of type ${criterion.type} are not supported in v1 ${RUNS_WITH_V2}`;
     else if (unsupported === 'context') plan.unsupported ??= `action "${name}": a criterion with a context ("${criterion.context}") is not supported in v1 ${RUNS_WITH_V2}`;
-    else criteria.push(criterionAt(criterion, stepId));
+    else criteria.push(criterionAt(criterion, stepId, options));
   }
   if (criteria.length > 0 && !plan.unsupported) {
     plan.criteriaId = actionCriteria.length;
     actionCriteria.push(criteria);
     if (criteriaCanFail(criteria)) plan.criteriaCanFail = true;
   }
-  if (type === 'replay') plan.unsupported ??= `action "${name}": replay is not implemented in v1 ${RUNS_WITH_V2}`;
+  if (type === 'replay') plan.unsupported ??= options.runner === 'v2' ? `action "${name}": replay is not an Arazzo 1.0.1 action type; use retry or goto` : `action "${name}": replay is not implemented in v1 ${RUNS_WITH_V2}`;
   else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
   if (type === 'goto' && action.workflowId !== undefined) {
-    plan.unsupported ??= `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1 ${RUNS_WITH_V2}`;
+    plan.unsupported ??= notRun(options.runner, `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`, `action "${name}": a goto to another workflow ("${action.workflowId}")`);
   } else if (type === 'goto') {
     const target = action.stepId === undefined ? undefined : index.get(action.stepId);
     if (target === undefined) {
@@ -123,11 +153,12 @@ function planAction(workflow: Workflow, stepId: string, action: Action, side: Si
   }
   if (type === 'retry' && (action.stepId !== undefined || action.workflowId !== undefined)) {
     const target = action.stepId !== undefined ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
-    plan.unsupported ??= `action "${name}": a retry that goes on to ${target} is not supported in v1 ${RUNS_WITH_V2}`;
+    plan.unsupported ??= notRun(options.runner, `action "${name}": a retry that goes on to ${target} is not supported in v1`, `action "${name}": a retry that goes on to ${target}`);
   }
   if (type === 'retry' && side === 'onSuccess') {
     throw new PlanError('RETRY_ON_SUCCESS', `retry action "${name}" cannot be a success action (Arazzo allows end and goto there)`, action.pointer);
   }
+  if (criteria.length > 0) plan.criteriaText = criteria.map((c) => c.source);
   plan.label = actionLabel(side, plan, type, action.stepId, criteria);
   return plan;
 }
@@ -149,9 +180,9 @@ function resolveReference(doc: ArazzoDocument, entry: ActionOrReference, side: S
   return action;
 }
 
-function criterionAt(criterion: CriterionObject, stepId: string): Criterion {
+function criterionAt(criterion: CriterionObject, stepId: string, options: CriteriaOptions): Criterion {
   try {
-    return prepareCriterion(criterion);
+    return prepareCriterion(criterion, options);
   } catch (error) {
     throw new PlanError('BAD_CONDITION', `step "${stepId}": condition "${criterion.condition ?? ''}": ${(error as Error).message}`, criterion.pointer);
   }

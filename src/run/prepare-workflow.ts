@@ -4,6 +4,7 @@ import type { TemplateWarning } from '../expressions/template-ast.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from './compile-steps.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
+import type { CriteriaOptions } from './evaluate-criteria.js';
 import { planStep, stepIndexOf } from './plan-workflow.js';
 
 /** A workflow ready to run: the machine's plan, and each step's program for the effects (`programs[i]` is `plan.steps[i]`'s). */
@@ -18,10 +19,11 @@ export interface PreparedWorkflow {
  * Prepares a workflow in one pass over its steps: each step is planned for the machine
  * (plan-workflow.ts: chains, goto targets, what v1 cannot run, criteria) and compiled for the
  * effects (compile-steps.ts: operation, base URL, templates, outputs), and the two are kept side
- * by side. Template warnings are appended to `warnings`. Throws PlanError or StepPreparationError
- * before any request is sent.
+ * by side. Template warnings are appended to `warnings`. `criteria` says which runner plans the
+ * steps and gives the v2 criterion libraries. Throws PlanError or StepPreparationError before any
+ * request is sent.
  */
-export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[]): PreparedWorkflow {
+export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[], criteria: CriteriaOptions = { runner: 'v1' }): PreparedWorkflow {
   const index = stepIndexOf(workflow);
   const dataRead = stepsWithDataRead(doc, workflow);
   const scope = documentScope(doc, sources);
@@ -40,7 +42,7 @@ export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources
       dataRead: dataRead(stepId),
       scope,
     };
-    steps.push(planStep(doc, workflow, step, index, program));
+    steps.push(planStep(doc, workflow, step, index, program, criteria));
     compileStep(doc, workflow, step, sources, program, warnings);
     programs.push(program);
   }

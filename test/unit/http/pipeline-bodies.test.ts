@@ -12,7 +12,7 @@ describe('request and response bodies', () => {
     });
   /** Parses a received multipart body with an independent parser (undici's). */
   const formDataOf = (hit: Hit): Promise<FormData> =>
-    new Response(hit.body, { headers: { 'content-type': String(hit.headers['content-type']) } }).formData();
+    new Response(Uint8Array.from(hit.body), { headers: { 'content-type': String(hit.headers['content-type']) } }).formData();
 
   it('parses a JSON response', async () => {
     const api = await answering('application/json; charset=utf-8', '{"pets":[{"id":1}]}');

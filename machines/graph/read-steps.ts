@@ -1,0 +1,181 @@
+/**
+ * Reads a compiled workflow's machine config (`machine.config`) into the steps-level chart: one
+ * node per step plus `start`, `succeeded` and `failed`, and only the edges a reader of the Arazzo
+ * document thinks in: the Arazzo actions, "next step" for a success no action took, and "fail"
+ * for a failure no action took. The engine's own transitions (budget spent, dry run, a retry limit
+ * reached, criteria that cannot be evaluated, the backoff timer) are left out. Labels are made
+ * from the transitions' data (`meta`, guard and action parameters, target keys) and a few fixed
+ * words.
+ */
+import { SUB_STATE } from '../state-keys.js';
+import type { ActionMeta } from '../types.js';
+import { actionName, type TransitionConfig } from './transition-label.js';
+
+/** The fixed words of the steps level; everything else in a label is the document's. */
+export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail', unsupported: 'unsupported' } as const;
+
+export interface StepsNode {
+  /** The state key (`s2_requestAdoption`, `succeeded`), or `start`. */
+  id: string;
+  kind: 'start' | 'step' | 'succeeded' | 'failed';
+  /** The step id, or the final's key. */
+  label: string;
+  /** No edge leads here (e.g. a step after one v1 cannot run, unless a goto leads there). */
+  unreachable?: true;
+}
+
+/** Edges between the same two nodes on the same side share one arrow, one label per entry. */
+export interface StepsEdge {
+  from: string;
+  to: string;
+  labels: string[];
+  /** Taken when the step failed (failure actions, "fail"); drawn in another colour. */
+  failure: boolean;
+}
+
+export interface StepsChart {
+  id: string;
+  description?: string;
+  nodes: StepsNode[];
+  edges: StepsEdge[];
+}
+
+type Config = Record<string, unknown>;
+
+/** Criteria longer than this go one per line under the action, so labels stay narrow. */
+const ONE_LINE = 40;
+
+/** Reads `machine.config` into the steps-level chart, nodes and edges in config order. */
+export function readSteps(config: object): StepsChart {
+  const root = config as Config;
+  const id = typeof root.id === 'string' ? root.id : 'workflow';
+  const states = isObject(root.states) ? root.states : {};
+  const nodes: StepsNode[] = [{ id: 'start', kind: 'start', label: STEP_WORDS.start }];
+  const edges: StepsEdge[] = [];
+  const add = (from: string, to: string, label: string, failure: boolean): void => {
+    const known = edges.find((e) => e.from === from && e.to === to && e.failure === failure);
+    if (known) known.labels.push(label);
+    else edges.push({ from, to, labels: [label], failure });
+  };
+  if (typeof root.initial === 'string') add('start', root.initial, '', false);
+  const stepIdOf = (key: string): string => {
+    const state = states[key];
+    return isObject(state) && isObject(state.meta) && typeof state.meta.stepId === 'string' ? state.meta.stepId : key;
+  };
+
+  for (const [key, state] of Object.entries(states)) {
+    if (!isObject(state)) continue;
+    if (state.type === 'final') {
+      nodes.push({ id: key, kind: key === 'succeeded' ? 'succeeded' : 'failed', label: key });
+      continue;
+    }
+    nodes.push({ id: key, kind: 'step', label: stepIdOf(key) });
+    for (const transitions of transitionLists(state)) {
+      let failureSide = false;
+      for (const transition of transitions) {
+        const guard = actionName(transition.guard);
+        const to = targetKey(transition, id, key);
+        if (to === undefined) continue;
+        const meta = actionMeta(transition.meta);
+        if (meta) {
+          const label = actionLabel(meta, transition, to === key ? key : to, stepIdOf);
+          if (label !== undefined) add(key, to, label, failureSide);
+        } else if (guard === 'stepSucceeded') {
+          add(key, to, STEP_WORDS.next, false);
+          failureSide = true;
+        } else if (guard === '') {
+          add(key, to, failsUnsupported(transition) ? STEP_WORDS.unsupported : STEP_WORDS.fail, true);
+        }
+        // Any other guard is the engine's (budgetSpent, wasDryRun): not a step-level edge.
+      }
+    }
+  }
+  markUnreachable(nodes, edges);
+  const chart: StepsChart = { id, nodes, edges };
+  if (typeof root.description === 'string') chart.description = root.description;
+  return chart;
+}
+
+/**
+ * The label of an Arazzo action's transition, or undefined when the transition is the engine
+ * stopping the workflow instead (limit reached, criteria that cannot be evaluated): `goto poll:
+ * $statusCode == 202`, `retry ≤3 / 2s: $statusCode == 503`, `end`.
+ */
+function actionLabel(meta: ActionMeta, transition: TransitionConfig, to: string, stepIdOf: (key: string) => string): string | undefined {
+  if (meta.outcome === 'limitReached' || meta.outcome === 'criteriaBroken') return undefined;
+  let head: string = meta.actionType;
+  if (meta.outcome === 'unsupported') head = `${meta.actionType} (${STEP_WORDS.unsupported})`;
+  else if (meta.actionType === 'goto') head = `goto ${stepIdOf(to)}`;
+  else if (meta.actionType === 'retry') {
+    const limit = paramOf(transition.guard, 'retryLimit');
+    const delay = listOf(transition.actions).map((a) => paramOf(a, 'retryAfterSeconds')).find((d) => d !== undefined);
+    head = `retry ≤${limit ?? '?'}${typeof delay === 'number' && delay > 0 ? ` / ${delay}s` : ''}`;
+  }
+  const criteria = meta.criteria ?? [];
+  if (criteria.length === 0) return head;
+  const joined = criteria.join(' && ');
+  return joined.length <= ONE_LINE ? `${head}: ${joined}` : `${head}:\n${criteria.join(' &&\n')}`;
+}
+
+/** The ordered transition lists of a step: its events' and eventless ones, its sub-states' included (a retrying step judges in `calling`). */
+function transitionLists(state: Config): TransitionConfig[][] {
+  const lists: TransitionConfig[][] = [];
+  if (isObject(state.on)) for (const value of Object.values(state.on)) lists.push(transitionsOf(value));
+  if (state.always !== undefined) lists.push(transitionsOf(state.always));
+  if (isObject(state.states)) {
+    for (const [key, child] of Object.entries(state.states)) {
+      // The backoff only waits, then calls again: not a step-level edge.
+      if (key !== SUB_STATE.backoff && isObject(child)) lists.push(...transitionLists(child));
+    }
+  }
+  return lists;
+}
+
+/** The top-level state key a transition leads to (a sub-state counts as its step), or undefined. */
+function targetKey(transition: TransitionConfig, machineId: string, source: string): string | undefined {
+  const target = Array.isArray(transition.target) ? transition.target[0] : transition.target;
+  if (typeof target !== 'string') return undefined;
+  const absolute = `#${machineId}.`;
+  if (target.startsWith(absolute)) return target.slice(absolute.length).split('.')[0];
+  // Relative targets stay within the step (its sub-states).
+  return target.startsWith('#') ? undefined : source;
+}
+
+function failsUnsupported(transition: TransitionConfig): boolean {
+  return listOf(transition.actions).some((a) => paramOf(a, 'code') === 'UNSUPPORTED');
+}
+
+function markUnreachable(nodes: StepsNode[], edges: StepsEdge[]): void {
+  const reached = new Set(['start']);
+  const queue = ['start'];
+  for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
+    for (const edge of edges) {
+      if (edge.from === at && !reached.has(edge.to)) {
+        reached.add(edge.to);
+        queue.push(edge.to);
+      }
+    }
+  }
+  for (const node of nodes) if (!reached.has(node.id)) node.unreachable = true;
+}
+
+function actionMeta(meta: unknown): ActionMeta | undefined {
+  return isObject(meta) && typeof meta.actionType === 'string' && typeof meta.outcome === 'string' ? (meta as unknown as ActionMeta) : undefined;
+}
+
+function paramOf(ref: unknown, name: string): unknown {
+  return isObject(ref) && isObject(ref.params) ? ref.params[name] : undefined;
+}
+
+function transitionsOf(value: unknown): TransitionConfig[] {
+  return listOf(value).map((t) => (typeof t === 'string' ? { target: t } : isObject(t) ? (t as TransitionConfig) : {}));
+}
+
+function listOf(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function isObject(value: unknown): value is Config {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,44 @@
+import { readSteps, type StepsNode } from './read-steps.js';
+import { quote } from './to-dot.js';
+
+const INDENT = '  ';
+/** Failure edges (failure actions, "fail") are drawn in this colour, success edges in black. */
+const FAILURE_COLOUR = '#b22222';
+
+/**
+ * Draws a compiled workflow's machine config at the steps level (see read-steps.ts) as a
+ * top-to-bottom Graphviz digraph: the steps in document order, `start` above them, the finals
+ * below. Output is deterministic (config order).
+ */
+export function stepsToDot(machineConfig: object): string {
+  const chart = readSteps(machineConfig);
+  const lines = [`digraph ${quote(chart.id)} {`];
+  if (chart.description) lines.push(`${INDENT}label=${quote(chart.description)};`, `${INDENT}labelloc=t;`);
+  lines.push(
+    `${INDENT}rankdir=TB;`,
+    `${INDENT}node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];`,
+    `${INDENT}edge [fontname="Helvetica", fontsize=9];`,
+  );
+  for (const node of chart.nodes) lines.push(`${INDENT}${quote(node.id)} [${nodeAttributes(node).join(', ')}];`);
+  // The finals share the bottom rank, under every step.
+  const finals = chart.nodes.filter((n) => n.kind === 'succeeded' || n.kind === 'failed').map((n) => quote(n.id));
+  if (finals.length > 0) lines.push(`${INDENT}{ rank=sink; ${finals.join('; ')}; }`);
+  for (const edge of chart.edges) {
+    const attrs: string[] = [];
+    const label = edge.labels.filter((l) => l !== '').join('\n');
+    if (label !== '') attrs.push(`label=${quote(label)}`);
+    if (edge.failure) attrs.push(`color=${quote(FAILURE_COLOUR)}`, `fontcolor=${quote(FAILURE_COLOUR)}`);
+    lines.push(`${INDENT}${quote(edge.from)} -> ${quote(edge.to)}${attrs.length > 0 ? ` [${attrs.join(', ')}]` : ''};`);
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+function nodeAttributes(node: StepsNode): string[] {
+  const attrs = [`label=${quote(node.label)}`];
+  if (node.kind === 'start') attrs.push('shape=circle', 'fontsize=9', 'width=0.4', 'fixedsize=true');
+  if (node.kind === 'succeeded' || node.kind === 'failed') attrs.push('peripheries=2');
+  if (node.kind === 'failed') attrs.push(`color=${quote(FAILURE_COLOUR)}`);
+  if (node.unreachable) attrs.push('style="rounded,dashed"');
+  return attrs;
+}

@@ -1,0 +1,85 @@
+/**
+ * Why criteria held or not, for people: the values each comparison's operands resolved to. It
+ * runs only to explain a failed step, never on the judging path (evaluate-criteria.ts decides).
+ */
+import type { CompareOp, Condition } from '../expressions/condition-ast.js';
+import type { ExpressionContext } from '../expressions/context.js';
+import { evaluateCondition } from '../expressions/evaluate-condition.js';
+import { evaluateExpression } from '../expressions/evaluate-expression.js';
+import { resolvePointer } from '../expressions/json-pointer.js';
+import type { CriteriaSet, Criterion } from './evaluate-criteria.js';
+
+/** One comparison of a simple condition (or a lone operand such as `$response.body.ok`) with what its operands resolved to. */
+export interface Comparison {
+  source: string;
+  left: unknown;
+  op?: CompareOp;
+  right?: unknown;
+  /** undefined when it could not be evaluated (`error` says why). */
+  holds: boolean | undefined;
+  error?: string;
+}
+
+/** The verdict on one criterion, and for a simple one each comparison of its top-level `&&`/`||` chain. */
+export interface CriterionExplanation {
+  source: string;
+  kind: Criterion['kind'];
+  /** undefined: not evaluated (a typed criterion after the first miss), or it could not be (`error`). */
+  holds: boolean | undefined;
+  error?: string;
+  /** Empty for the typed kinds (regex, jsonpath, xpath): only their verdict is shown. */
+  comparisons: Comparison[];
+}
+
+/**
+ * Explains each criterion of `criteria` in `ctx`. Simple criteria are re-evaluated (they have no
+ * side effects); a typed criterion's verdict is taken from `missIndex`, the index of the first
+ * criterion that did not hold (criteria before it held, those after it were not evaluated; none
+ * when all held), so that its warnings are not repeated. Never throws.
+ */
+export function explainCriteria(criteria: CriteriaSet, ctx: ExpressionContext, missIndex = criteria.length): CriterionExplanation[] {
+  return criteria.map((criterion, index) => {
+    if (criterion.kind !== 'simple') {
+      return { source: criterion.source, kind: criterion.kind, holds: index < missIndex ? true : index === missIndex ? false : undefined, comparisons: [] };
+    }
+    const condition = criterion.condition;
+    const parts = condition.kind === 'and' || condition.kind === 'or' ? condition.operands : [condition];
+    const verdict = attempt(() => evaluateCondition(condition, ctx));
+    const explained: CriterionExplanation = { source: criterion.source, kind: 'simple', holds: verdict.value, comparisons: parts.map((part) => compare(part, ctx)) };
+    if (verdict.error !== undefined) explained.error = verdict.error;
+    return explained;
+  });
+}
+
+function compare(part: Condition, ctx: ExpressionContext): Comparison {
+  const verdict = attempt(() => evaluateCondition(part, ctx));
+  const comparison: Comparison =
+    part.kind === 'compare'
+      ? { source: part.source, left: attempt(() => operand(part.left, ctx)).value, op: part.op, right: attempt(() => operand(part.right, ctx)).value, holds: verdict.value }
+      : { source: part.source, left: attempt(() => operand(part, ctx)).value, holds: verdict.value };
+  if (verdict.error !== undefined) comparison.error = verdict.error;
+  return comparison;
+}
+
+/** What an operand evaluates to, as evaluate-condition.ts sees it: an expression that resolves to nothing is null; a nested condition is a boolean. */
+function operand(node: Condition, ctx: ExpressionContext): unknown {
+  switch (node.kind) {
+    case 'expression': {
+      const value = evaluateExpression(node.expression, ctx);
+      return (node.access.length === 0 ? value : resolvePointer(value, node.access)) ?? null;
+    }
+    case 'literal':
+      return node.value;
+    default:
+      return evaluateCondition(node, ctx);
+  }
+}
+
+// An explanation must never fail the run it explains: an error becomes part of it.
+function attempt<T>(run: () => T): { value: T | undefined; error?: string } {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { value: undefined, error: error instanceof Error ? error.message : String(error) };
+  }
+}
