@@ -72,17 +72,23 @@ export function readSteps(config: object): StepsChart {
     nodes.push({ id: key, kind: 'step', label: stepIdOf(key) });
     for (const transitions of transitionLists(state)) {
       let failureSide = false;
+      // After an end or goto without criteria, which always fires, nothing else on its side can be taken.
+      let shadowed = false;
       for (const transition of transitions) {
         const guard = actionName(transition.guard);
         const to = targetKey(transition, id, key);
         if (to === undefined) continue;
         const meta = actionMeta(transition.meta);
-        if (meta) {
-          const label = actionLabel(meta, transition, to === key ? key : to, stepIdOf);
-          if (label !== undefined) add(key, to, label, failureSide);
-        } else if (guard === 'stepSucceeded') {
-          add(key, to, STEP_WORDS.next, false);
+        if (guard === 'stepSucceeded') {
+          if (!shadowed) add(key, to, STEP_WORDS.next, false);
           failureSide = true;
+          shadowed = false;
+        } else if (shadowed) {
+          continue;
+        } else if (meta) {
+          const label = actionLabel(meta, transition, to, stepIdOf);
+          if (label !== undefined) add(key, to, label, failureSide);
+          shadowed = meta.outcome === 'fired' && meta.actionType !== 'retry' && paramOf(transition.guard, 'criteriaId') === undefined;
         } else if (guard === '') {
           add(key, to, failsUnsupported(transition) ? STEP_WORDS.unsupported : STEP_WORDS.fail, true);
         }

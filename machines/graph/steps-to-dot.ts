@@ -16,6 +16,8 @@ export function stepsToDot(machineConfig: object): string {
   if (chart.description) lines.push(`${INDENT}label=${quote(chart.description)};`, `${INDENT}labelloc=t;`);
   lines.push(
     `${INDENT}rankdir=TB;`,
+    // A little margin: self-loop labels sit at the right edge, and viewers' fonts can be wider than Graphviz's metrics.
+    `${INDENT}pad=0.2;`,
     `${INDENT}node [shape=box, style=rounded, fontname="Helvetica", fontsize=11];`,
     `${INDENT}edge [fontname="Helvetica", fontsize=9];`,
   );
@@ -25,7 +27,9 @@ export function stepsToDot(machineConfig: object): string {
   if (finals.length > 0) lines.push(`${INDENT}{ rank=sink; ${finals.join('; ')}; }`);
   for (const edge of chart.edges) {
     const attrs: string[] = [];
-    const label = edge.labels.filter((l) => l !== '').join('\n');
+    let label = edge.labels.filter((l) => l !== '').join('\n');
+    // Graphviz centres a self-loop's label beside the loop: a margin keeps a wider font off the arrow.
+    if (edge.from === edge.to) label = label.replace(/^/gm, '  ');
     if (label !== '') attrs.push(`label=${quote(label)}`);
     if (edge.failure) attrs.push(`color=${quote(FAILURE_COLOUR)}`, `fontcolor=${quote(FAILURE_COLOUR)}`);
     lines.push(`${INDENT}${quote(edge.from)} -> ${quote(edge.to)}${attrs.length > 0 ? ` [${attrs.join(', ')}]` : ''};`);

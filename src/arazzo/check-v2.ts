@@ -8,6 +8,7 @@ import { compileJsonPath } from '../expressions/jsonpath-criterion.js';
 import { parseExpression } from '../expressions/parse-expression.js';
 import { compileRegexCriterion } from '../expressions/regex-criterion.js';
 import { checkXPath } from '../expressions/xpath-criterion.js';
+import { allCriteria } from './all-criteria.js';
 import { RUNS_WITH_V2, type Finding, type Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
@@ -102,21 +103,4 @@ function resolve(doc: ArazzoDocument, entry: ActionOrReference, section: 'succes
   const match = /^\$components\.(successActions|failureActions)\.(.+)$/.exec(entry.reference);
   const actions = match && match[1] === section ? doc.components?.[section] : undefined;
   return actions && Object.hasOwn(actions, match![2]!) ? actions[match![2]!] : undefined;
-}
-
-/** Every criterion of the document: success criteria, and those of inline and component actions. */
-function allCriteria(doc: ArazzoDocument): Criterion[] {
-  const criteria: Criterion[] = [];
-  const chain = (entries: ActionOrReference[] | undefined) => entries?.forEach((entry) => !isReference(entry) && criteria.push(...entry.criteria));
-  for (const workflow of doc.workflows) {
-    chain(workflow.successActions);
-    chain(workflow.failureActions);
-    for (const step of workflow.steps) {
-      criteria.push(...step.successCriteria);
-      chain(step.onSuccess);
-      chain(step.onFailure);
-    }
-  }
-  for (const action of [...Object.values(doc.components?.successActions ?? {}), ...Object.values(doc.components?.failureActions ?? {})]) criteria.push(...action.criteria);
-  return criteria;
 }

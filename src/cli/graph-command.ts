@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { EXIT } from './exit-codes.js';
+import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo graph <file>`: prints the statechart a workflow compiles to, as Mermaid, Graphviz dot or XState JSON. */
@@ -13,14 +14,16 @@ export class GraphCommand extends ToolCommand {
     details: `
       Compiles one workflow to the XState machine \`arazzo run\` executes and prints it on stdout: a Mermaid \`stateDiagram-v2\` (default), a Graphviz digraph (\`--format dot\`), or the machine config itself as JSON (\`--format json\`, importable into the Stately visualizer).
 
-      Each step is a state \`s<index>_<stepId>\` whose runStep.done transitions judge it and apply its action chains (a composite state with calling and backoff when it can retry); the finals are \`succeeded\` and \`failed\`. Transitions are labelled with the Arazzo action (name, type, criteria) or with their guard and actions. The output is deterministic.
+      \`--level steps\` (default) draws the steps, top to bottom, with only their Arazzo actions (\`goto cleanup: $statusCode == 404\`, \`retry ≤3 / 2s: …\`, \`end\`), \`next step\` and \`fail\`. \`--level machine\` draws every state and transition: each step is a state \`s<index>_<stepId>\` whose runStep.done transitions judge it and apply its action chains, and the finals are \`succeeded\` and \`failed\`. \`--format svg\` renders the chart in-process (WebAssembly Graphviz; no \`dot\` binary needed). The output is deterministic.
 
       Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. See docs/state-machine.md.
     `,
     examples: [
       ['Draw the only workflow as Mermaid', '$0 arazzo graph flow.arazzo.yaml'],
-      ['Render one workflow with Graphviz', '$0 arazzo graph flow.arazzo.yaml --workflow buyPet --format dot | dot -Tsvg > buyPet.svg'],
+      ['Render one workflow as SVG', '$0 arazzo graph flow.arazzo.yaml --workflow buyPet --format svg > buyPet.svg'],
+      ['Draw every state and transition of the machine', '$0 arazzo graph flow.arazzo.yaml --level machine'],
       ['Print the XState config for the Stately visualizer', '$0 arazzo graph flow.arazzo.yaml --format json'],
+      ['Draw the workflow as the v2 runner plans it', '$0 arazzo graph flow.arazzo.yaml --tool-runner v2'],
     ],
   });
 
@@ -38,7 +41,10 @@ export class GraphCommand extends ToolCommand {
     validator: t.isEnum(['steps', 'machine'] as const),
   });
 
+  runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
+
   async execute(): Promise<number> {
+    const runner = resolveRunner(this.runner, this.context.env);
     const { loadDocument } = await import('../arazzo/load-document.js');
     const { validateDocument } = await import('../arazzo/validate-document.js');
     const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
@@ -48,9 +54,10 @@ export class GraphCommand extends ToolCommand {
 
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.
-    if (!reportFindings(await validateDocument(doc), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
+    if (!reportFindings(await validateDocument(doc, { runner }), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
 
-    const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow));
+    const { criteriaOptionsFor } = await import('../run/criteria-options.js');
+    const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, runner));
     const machine = compileWorkflow(plan, {
       // Drawing never runs the machine; a call here would be a bug.
       criteriaHold: () => {

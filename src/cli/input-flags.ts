@@ -1,16 +1,39 @@
+import type { RunnerVersion } from '../arazzo/runner-version.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 
-/** Parses repeated `--input key=value` flags into a map; a flag without `=` or with an empty key is a usage error. */
-export function parseInputFlags(flags: readonly string[]): Record<string, string> {
-  const inputs: Record<string, string> = Object.create(null);
+/** Most characters of a `--input k:=<json>` value. */
+const MAX_JSON_INPUT_CHARS = 1024 * 1024;
+
+/**
+ * Parses repeated `--input key=value` flags into a map; a flag without `=` or with an empty key is
+ * a usage error. In v2, `--input key:=<json>` gives a JSON value (an invalid one is a usage error);
+ * v1 keeps `key:` as the name, as it always has.
+ */
+export function parseInputFlags(flags: readonly string[], runner: RunnerVersion = 'v1'): Record<string, unknown> {
+  const inputs: Record<string, unknown> = Object.create(null);
   for (const flag of flags) {
     const eq = flag.indexOf('=');
     if (eq <= 0) {
       throw new CommandUsageError(`--input ${JSON.stringify(flag)} is not key=value`, 'Write it as --input petId=42 (repeat --input for each input).');
     }
+    if (runner === 'v2' && flag[eq - 1] === ':' && eq > 1) {
+      inputs[flag.slice(0, eq - 1)] = parseJsonInput(flag.slice(0, eq - 1), flag.slice(eq + 1));
+      continue;
+    }
     inputs[flag.slice(0, eq)] = flag.slice(eq + 1);
   }
   return { ...inputs };
+}
+
+function parseJsonInput(name: string, text: string): unknown {
+  const hint = `Write it as JSON: --input '${name}:={"a": 1}', --input '${name}:=[1, 2]', --input ${name}:=true (or --input ${name}=text for a string).`;
+  if (text.length > MAX_JSON_INPUT_CHARS) throw new CommandUsageError(`--input ${name}:= is longer than 1 MiB`, 'Pass large values with --inputs-file.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    // The value may be a secret: the message names the input, never the text.
+    throw new CommandUsageError(`--input ${name}:= is not valid JSON (${(error as Error).message.replace(/ in JSON at .*$|, ".*$/s, '')})`, hint);
+  }
 }
 
 /** The inputs of a run and the values that must never be printed. */
@@ -18,6 +41,8 @@ export interface RunInputs {
   inputs: Record<string, unknown>;
   /** Values of --input-env inputs, and string values of inputs with secret-like names (password, token...). */
   secrets: string[];
+  /** Names whose value is a command-line string (--input k=v, --input-env): v2 coerces them to the declared type. */
+  strings: string[];
 }
 
 /** The input flags of `tool arazzo run`, as given. */
@@ -32,8 +57,8 @@ export interface InputFlags {
  * CommandUsageError (exit 2) for a malformed flag, an unset variable or a name given by both
  * --input and --input-env; FileError (exit 2, file:line:col) for a bad inputs file.
  */
-export async function resolveInputs(flags: InputFlags, env: Record<string, string | undefined>, cwd: string): Promise<RunInputs> {
-  const given = parseInputFlags(flags.input);
+export async function resolveInputs(flags: InputFlags, env: Record<string, string | undefined>, cwd: string, runner: RunnerVersion = 'v1'): Promise<RunInputs> {
+  const given = parseInputFlags(flags.input, runner);
   const fromEnv = parseInputEnvFlags(flags.inputEnv, env);
   for (const name of Object.keys(fromEnv)) {
     if (Object.hasOwn(given, name)) throw new CommandUsageError(`input "${name}" is given by both --input and --input-env`, 'Give each input once.');
@@ -43,7 +68,8 @@ export async function resolveInputs(flags: InputFlags, env: Record<string, strin
   const { isSecretName } = await import('../http/redact.js');
   const secrets = Object.values(fromEnv);
   for (const [name, value] of Object.entries(inputs)) if (typeof value === 'string' && isSecretName(name)) secrets.push(value);
-  return { inputs, secrets };
+  const strings = [...Object.keys(given).filter((name) => typeof given[name] === 'string'), ...Object.keys(fromEnv)];
+  return { inputs, secrets, strings };
 }
 
 /** Parses repeated `--input-env name=VAR` flags: each input's value is read from the environment variable VAR; an unset one is a usage error. */

@@ -3,6 +3,7 @@ import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCount, parseSeconds, resolveInputs } from './input-flags.js';
+import { refuseBind, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo run <file>`: executes one workflow of an Arazzo document and prints its run record. */
@@ -26,6 +27,7 @@ export class RunCommand extends ToolCommand {
       ['Show each request without sending anything', '$0 arazzo run flow.arazzo.yaml --dry-run'],
       ['Record every state change of the run', '$0 arazzo run flow.arazzo.yaml --trace run.ndjson'],
       ['Watch the run in a browser (served on 127.0.0.1 only)', '$0 arazzo run flow.arazzo.yaml --inspect'],
+      ['Run with the v2 runner: typed inputs (k:=json for objects), regex/jsonpath/xpath criteria', '$0 arazzo run flow.arazzo.yaml --tool-runner v2 --input qty=2 --input "tags:=[1,2]"'],
     ],
   });
 
@@ -46,7 +48,7 @@ export class RunCommand extends ToolCommand {
     validator: t.isEnum(['json', 'yaml'] as const),
   });
 
-  verbose = Option.Boolean('--verbose', false, { description: 'Print how each source is bound (API, base URL, auth) before running' });
+  verbose = Option.Boolean('--verbose', false, { description: "Print how each source is bound (API, base URL, auth) before running, and every step's request and response (secrets as ***)" });
 
   quiet = Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' });
 
@@ -58,6 +60,8 @@ export class RunCommand extends ToolCommand {
 
   timeout = Option.String('--tool-timeout', '30', { description: 'Per-request timeout in seconds (default 30)' });
 
+  bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each request and response body that --verbose prints (default 4096)' });
+
   trace = Option.String('--trace', { description: 'Write one JSON line per state change, action and request to this file (see docs/state-machine.md)' });
 
   inspect = Option.Boolean('--inspect', false, { description: 'Serve a live view of the run on 127.0.0.1 and keep it up until Ctrl-C' });
@@ -68,12 +72,19 @@ export class RunCommand extends ToolCommand {
 
   allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
 
+  runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
+
+  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api (repeatable; not supported yet: use x-tool-api)' });
+
   async execute(): Promise<number> {
-    const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd);
+    const runner = resolveRunner(this.runner, this.context.env);
+    if (this.bind.length > 0) refuseBind(runner);
+    const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd, runner);
     const options = {
       file: this.file,
       inputs: given.inputs,
       secretInputs: given.secrets,
+      stringInputs: given.strings,
       workflowId: this.workflow,
       dryRun: this.dryRun,
       output: this.output,
@@ -83,11 +94,13 @@ export class RunCommand extends ToolCommand {
       retry: parseCount('--tool-retry', this.retry, 0, 20),
       retryUnsafe: this.retryUnsafe,
       timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
+      bodyLimit: parseCount('--tool-body-limit', this.bodyLimit, 0, 50 * 1024 * 1024),
       trace: this.trace,
       inspect: this.inspect || this.inspectPort !== undefined,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
       allowRefHosts: await parseRefHosts(this.allowRefHosts),
       allowRead: this.allowRead,
+      runner,
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context)).kind);

@@ -15,3 +15,9 @@ export function resolveRunner(flag: string | undefined, env: Record<string, stri
   const where = flag !== undefined ? '--tool-runner' : 'the TOOL_RUNNER environment variable';
   throw new CommandUsageError(`${where} must be v1 or v2, got ${JSON.stringify(value)}`, `Use --tool-runner v1 (the default) or --tool-runner v2.`);
 }
+
+/** `--tool-bind` is not implemented yet by either runner: throws a usage error (exit 2) with the fix. */
+export function refuseBind(runner: RunnerVersion): never {
+  const why = runner === 'v2' ? 'is not yet supported by the v2 runner in this version' : 'is not supported by the v1 runner (runs with --tool-runner v2, in a later version)';
+  throw new CommandUsageError(`--tool-bind ${why}`, 'Bind the source with x-tool-api: <api-name> on its sourceDescriptions entry.');
+}

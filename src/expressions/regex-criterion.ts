@@ -6,12 +6,14 @@ export function compileRegexCriterion(pattern: string): RegExp {
 }
 
 /**
- * The text a regex or an XML parser reads from a context value: a string as is, a number or boolean
- * as text, an object or array as its JSON text; undefined for an absent or null value.
+ * The text a regex or an XML parser reads from a context value: a string as is, bytes as UTF-8, a
+ * number or boolean as text, an object or array as its JSON text; undefined for an absent or null value.
  */
 export function contextText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
+  // A body of an unknown media type arrives as bytes: read them as UTF-8.
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }

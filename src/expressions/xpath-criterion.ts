@@ -15,7 +15,11 @@ export const MAX_XML_CHARS = 5 * 1024 * 1024;
 export function checkXPath(library: XPathLibrary, expression: string, version?: string): void {
   if (version !== undefined && !XPATH_VERSIONS.includes(version)) throw new Error(`unknown xpath version "${version}"; use one of ${XPATH_VERSIONS.join(', ')}, or none (XPath 3.1)`);
   const empty = new library.xmldom.DOMParser().parseFromString('<x/>', 'text/xml');
-  library.fontoxpath.parseScript(expression, { language: library.fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }, empty as never);
+  try {
+    library.fontoxpath.parseScript(expression, { language: library.fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }, empty as never);
+  } catch (error) {
+    throw new Error(firstLine(error));
+  }
 }
 
 /**
@@ -24,7 +28,7 @@ export function checkXPath(library: XPathLibrary, expression: string, version?: 
  * could not (no context, not XML, too large, an evaluation error): then it does not hold. Never throws.
  */
 export function xpathHolds(library: XPathLibrary, expression: string, value: unknown): { holds: boolean; reason?: string } {
-  const text = typeof value === 'object' && value !== null ? undefined : contextText(value);
+  const text = typeof value === 'object' && value !== null && !(value instanceof Uint8Array) ? undefined : contextText(value);
   if (text === undefined) return { holds: false, reason: value === undefined || value === null ? 'the context has no value' : 'the context value is not XML text' };
   if (text.length > MAX_XML_CHARS) return { holds: false, reason: `the context value is larger than ${MAX_XML_CHARS / 1024 / 1024} MiB` };
   let document: unknown;
@@ -48,7 +52,10 @@ export function xpathHolds(library: XPathLibrary, expression: string, value: unk
   }
 }
 
+/** The line of an xmldom or fontoxpath error that says what is wrong (fontoxpath puts an excerpt first, then `Error: XPST0003: …`). */
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
+  const coded = /(?:^|\n)\s*(?:Error: )?([A-Z]{4}\d{4}: [^\n]*)/.exec(message)?.[1];
+  if (coded !== undefined) return coded;
   return message.replace(/^Reporting \w+ "(.*?)" caused Error: .*$/s, '$1').split('\n')[0] ?? message;
 }

@@ -10,7 +10,8 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { buildRequest } from '../openapi/build-request.js';
 import { RequestBuildError } from '../openapi/errors.js';
 import type { StepProgram } from './compile-steps.js';
-import { evaluateCriteria } from './evaluate-criteria.js';
+import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
+import { explainCriteria } from './explain-criteria.js';
 import { evaluateOutputs } from './output-values.js';
 import type { Reporter } from './reporter.js';
 
@@ -19,6 +20,8 @@ export interface StepExecutorDeps {
   pipeline: Pipeline;
   dryRun: boolean;
   reporter: Reporter;
+  /** --verbose: hand every step's exchange to the reporter, not only failed ones. */
+  verbose?: boolean;
   /** Milliseconds since some origin; injected so tests and traces agree. */
   now?: () => number;
 }
@@ -65,13 +68,14 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
 
     let response: HttpResponse;
     try {
-      response = await deps.pipeline.send(request, { signal });
+      response = await deps.pipeline.send(request, { signal, onRetry: (retry) => deps.reporter.transportRetry(program.stepId, retry) });
     } catch (error) {
       // A transport error, or the bound API's credentials cannot be applied (not logged in, an unset
       // token variable): the step fails with that message and its fix, not as an internal error.
       if (!(error instanceof TransportError) && !(error instanceof ToolError)) throw error;
       const reason = error instanceof ToolError && error.hint ? `${error.message} (${error.hint})` : error.message;
       deps.reporter.stepDone(program.stepId, request, undefined, false, reason);
+      if (deps.verbose) deps.reporter.exchange(program.stepId, { request, ok: false });
       return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason, data: { request: requestData } };
     }
 
@@ -85,10 +89,16 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       url: request.url,
       method: request.method,
     };
-    const reason = failureReason(program, ctx, response.status);
+    const verdict = judgeResponse(program, ctx, response.status);
+    const reason = verdict.reason;
     const ok = reason === undefined;
     const outputs = ok ? evaluateOutputs(program.outputs, ctx) : {};
     deps.reporter.stepDone(program.stepId, request, response, ok, reason);
+    // The explanation is gathered only for a failure (or --verbose), and its operands only when printed.
+    if (!ok || deps.verbose) {
+      const missIndex = verdict.miss === undefined ? undefined : program.successCriteria.indexOf(verdict.miss.criterion);
+      deps.reporter.exchange(program.stepId, { request, response, ok, criteria: () => explainCriteria(program.successCriteria, ctx, missIndex) });
+    }
     const outcome: StepOutcome = {
       statusCode: response.status,
       ok,
@@ -158,20 +168,24 @@ class UnresolvedPartError extends Error {
   }
 }
 
-/** Why the step failed, judged on its response (success criteria all hold; without criteria, a 2xx status is success), or undefined when it succeeded. */
-function failureReason(program: StepProgram, ctx: ExpressionContext, status: number): string | undefined {
+/**
+ * Why the step failed, judged on its response (success criteria all hold; without criteria, a 2xx
+ * status is success), or no reason when it succeeded; and the first criterion that did not hold.
+ */
+function judgeResponse(program: StepProgram, ctx: ExpressionContext, status: number): { reason?: string; miss?: CriteriaMiss } {
   let reason: string | undefined;
+  let miss: CriteriaMiss | undefined;
   if (program.successCriteria.length === 0) {
     // Criteria of a type v1 does not run were skipped (with a warning): say so, not that there were none.
     const why = program.skippedCriteria.length > 0 ? 'its successCriteria were skipped as unsupported in v1' : 'no successCriteria';
     if (status < 200 || status > 299) reason = `HTTP ${status} (${why}, so only 2xx succeeds)`;
   } else {
-    const miss = evaluateCriteria(program.successCriteria, ctx);
+    miss = evaluateCriteria(program.successCriteria, ctx);
     if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
     else if (miss) reason = `HTTP ${status}: success criterion ${JSON.stringify(miss.criterion.source)} does not hold`;
   }
   if (reason && (status === 401 || status === 403) && program.source) reason = credentialsHint(program, ctx, status) ?? reason;
-  return reason;
+  return { reason, miss };
 }
 
 /** A 401/403 reason that says how to send credentials, when tool sent none; undefined when it did. */

@@ -3,9 +3,13 @@ import type { RunFailure } from '../../machines/types.js';
 import type { Style } from '../output/style.js';
 import { formatDryRun } from '../http/format-dry-run.js';
 import { redactRequest, secretValuesOf } from '../http/redact.js';
-import type { HttpRequest, HttpResponse } from '../http/types.js';
+import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js';
 import { printableLine, printableText } from '../http/printable.js';
+import { actionLine, exchangeLines, failureLines, transportRetryLine, type ActionNote, type StepExchange } from './explain-lines.js';
 import { failureMessage } from './failure-message.js';
+
+/** Bytes of each body --verbose shows, unless --tool-body-limit says otherwise. */
+export const DEFAULT_BODY_LIMIT = 4096;
 
 /** Everything `arazzo run` tells the user on stderr. stdout never sees any of it. */
 export interface Reporter {
@@ -14,8 +18,23 @@ export interface Reporter {
   dryRun(stepId: string, request: HttpRequest): void;
   stepDone(stepId: string, request: HttpRequest, response: HttpResponse | undefined, ok: boolean, reason?: string): void;
   stepFailedEarly(stepId: string, reason: string): void;
-  retrying(stepId: string, delayMs: number, retry: number): void;
+  /** After `stepDone`, for a failed step (or every step with --verbose): what was sent and received, and why the criteria failed. */
+  exchange(stepId: string, exchange: StepExchange): void;
+  /** The pipeline is about to retry the step's request (before the step's progress line). */
+  transportRetry(stepId: string, retry: TransportRetry): void;
+  /** An Arazzo action fired: one line under the step's progress line. */
+  action(stepId: string, note: ActionNote): void;
   workflowFailed(workflowId: string, failure: RunFailure): void;
+}
+
+export interface ReporterOptions {
+  /** Only warnings and errors; the explanation of the failure that ended the run still follows its `error:` line. */
+  quiet?: boolean;
+  /** Values shown as `***` (--input-env inputs). */
+  secrets?: readonly string[];
+  /** Print every step's full exchange (headers, bodies up to `bodyLimit`). */
+  verbose?: boolean;
+  bodyLimit?: number;
 }
 
 /**
@@ -23,9 +42,12 @@ export interface Reporter {
  * warnings and failures. Every message is made printable (printable.ts): `secrets` (the values of
  * --input-env inputs) and the credentials of every request seen so far are shown as `***`.
  */
-export function createReporter(stderr: Writable, style: Style, opts: { quiet?: boolean; secrets?: readonly string[] } = {}): Reporter {
+export function createReporter(stderr: Writable, style: Style, opts: ReporterOptions = {}): Reporter {
   const write = (line: string) => stderr.write(`${line}\n`);
   const progress = opts.quiet ? () => undefined : write;
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  // --quiet: the explanation of the last failed step, printed if its failure ends the run.
+  let held: { stepId: string; lines: () => string[] } | undefined;
   const known = new Set(opts.secrets ?? []);
   const values = { values: known };
   // A server may echo a credential in a later step's error: remember what each request carried.
@@ -41,6 +63,7 @@ export function createReporter(stderr: Writable, style: Style, opts: { quiet?: b
     },
     stepDone(stepId, request, response, ok, reason) {
       remember(request);
+      held = undefined;
       // Redacting and formatting a line nobody sees is a cost paid on every step of a quiet run.
       if (opts.quiet) return;
       const shown = redactRequest(request, known);
@@ -51,13 +74,30 @@ export function createReporter(stderr: Writable, style: Style, opts: { quiet?: b
       progress(`${mark} ${stepId} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
     },
     stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${stepId}: ${printableLine(reason, values)}`),
-    retrying: (stepId, delayMs, retry) =>
-      progress(`${style.yellow('↻')} ${stepId}: retry ${retry}${delayMs > 0 ? ` in ${formatMs(delayMs)}` : ''}`),
+    exchange(stepId, exchange) {
+      if (opts.quiet) {
+        if (!exchange.ok) held = { stepId, lines: () => failureLines(exchange, known, style) };
+        return;
+      }
+      const lines = opts.verbose ? exchangeLines(exchange, known, style, bodyLimit) : exchange.ok ? [] : failureLines(exchange, known, style);
+      if (lines.length > 0) write(lines.join('\n'));
+    },
+    transportRetry: (stepId, retry) => progress(transportRetryLine(stepId, retry, style)),
+    action: (_stepId, note) => progress(actionLine(note, known, style)),
     workflowFailed(workflowId, failure) {
       const where = failure.stepId ? ` at step "${failure.stepId}"` : '';
       write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${printableLine(failureMessage(failure), values)}`);
+      // The failure is the error, and its explanation part of it: --quiet keeps it.
+      if (held !== undefined && held.stepId === failure.stepId && explained(failure)) write(held.lines().join('\n'));
+      held = undefined;
     },
   };
+}
+
+/** Failures that a step's response caused (not a budget, a crash, an unsupported construct or broken action criteria). */
+function explained(failure: RunFailure): boolean {
+  if (failure.crashed) return false;
+  return failure.code === 'END_ACTION' || failure.code === 'RETRIES_EXHAUSTED' || (failure.code === 'STEP_FAILED' && failure.action === undefined);
 }
 
 function formatMs(ms: number): string {

@@ -18,11 +18,14 @@ import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js
 import type { StepProgram } from './compile-steps.js';
 import { createStepExecutor } from './execute-step.js';
 import { createActionJudge } from './judge.js';
+import { createActionNarrator } from './narrate-actions.js';
 import { prepareWorkflow } from './prepare-workflow.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { formatRecord, type RunRecord } from './run-record.js';
 import { createTracer, openTraceFile, type Tracer } from './trace.js';
 import type { LiveInspector } from './inspect.js';
+import type { RunnerVersion } from '../arazzo/runner-version.js';
+import { criteriaOptionsFor } from './criteria-options.js';
 
 export interface RunOptions {
   file: string;
@@ -32,8 +35,11 @@ export interface RunOptions {
   workflowId?: string;
   dryRun: boolean;
   output: 'json' | 'yaml';
+  /** Also prints every step's full exchange (see bodyLimit). */
   verbose: boolean;
   quiet: boolean;
+  /** --tool-body-limit: bytes of each body --verbose shows (default 4096). */
+  bodyLimit?: number;
   maxSteps: number;
   retry: number;
   retryUnsafe: boolean;
@@ -47,6 +53,10 @@ export interface RunOptions {
   allowRefHosts?: string[];
   /** --tool-allow-read: folders (relative to the working directory) descriptions and their file $refs may also read. */
   allowRead?: string[];
+  /** --tool-runner: which runner contract the run follows (v1 by default). */
+  runner?: RunnerVersion;
+  /** Names of inputs given as command-line strings (--input k=v, --input-env): v2 coerces them to the type the schema declares. */
+  stringInputs?: readonly string[];
 }
 
 export interface RunIO {
@@ -71,7 +81,7 @@ export interface RunDeps {
  */
 export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<Outcome> {
   const style = styleFor(io.colors);
-  const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [] });
+  const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
@@ -86,11 +96,13 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
       live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId });
       live.announce(io.stderr);
     }
-    const observers = [tracer?.inspect, live?.inspect].filter((f) => f !== undefined);
+    // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
+    const narrate = opts.quiet ? undefined : createActionNarrator(plan, compiled.programs, reporter);
+    const observers = [tracer?.inspect, live?.inspect, narrate].filter((f) => f !== undefined);
     const inspect = observers.length > 0 ? (event: InspectionEvent) => observers.forEach((observe) => observe(event)) : undefined;
-    const executor = createStepExecutor({ programs: compiled.programs, pipeline, dryRun: opts.dryRun, reporter: tracer ? tracer.reporter(reporter) : reporter });
+    const executor = createStepExecutor({ programs: compiled.programs, pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: tracer ? tracer.reporter(reporter) : reporter });
     const machine = compileWorkflow(plan, compiled.judge, executor);
-    const { context, interrupted } = await runMachine(machine, { inputs: opts.inputs, maxSteps: opts.maxSteps }, io.signal, reporter, inspect);
+    const { context, interrupted } = await runMachine(machine, { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect);
     await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;
     const record: RunRecord = { workflowId: plan.workflowId, outputs: failed ? {} : context.outputs, steps: context.records };
@@ -119,6 +131,8 @@ interface CompiledRun {
   plan: WorkflowPlan;
   judge: Judge;
   programs: StepProgram[];
+  /** The run's inputs: as given, or in v2 checked against the workflow's inputs schema (typed, defaulted). */
+  inputs: Record<string, unknown>;
 }
 
 /**
@@ -138,7 +152,9 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
     sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
     warn: (message) => reporter.warn(message),
   });
+  const runner = opts.runner ?? 'v1';
   const findings = await validateDocument(doc, {
+    runner,
     loadOperations: async (url) => {
       try {
         return (await loadDescription(url)).operations;
@@ -150,16 +166,18 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent', true, opts.workflowId)) return { kind: 'invalid-document' };
 
   const workflow = selectWorkflow(doc, opts.workflowId);
-  refuseDependencies(doc, workflow);
+  refuseDependencies(doc, workflow, runner);
+  const inputs = runner === 'v2' ? await (await import('./input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('./api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription);
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
-  const { plan, programs, outputs } = prepareWorkflow(doc.model, workflow, sources, templateWarnings);
+  const criteria = await criteriaOptionsFor(doc.model, runner, (message) => reporter.warn(message));
+  const { plan, programs, outputs } = prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria);
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  return { plan, judge: createActionJudge(programs, outputs), programs };
+  return { plan, judge: createActionJudge(programs, outputs), programs, inputs };
 }
 
 type AnyWorkflowMachine = ReturnType<typeof compileWorkflow>;
@@ -169,13 +187,11 @@ function runMachine(
   machine: AnyWorkflowMachine,
   input: { inputs: Record<string, unknown>; maxSteps: number },
   signal: AbortSignal,
-  reporter: Reporter,
   inspect?: (event: InspectionEvent) => void,
 ): Promise<{ context: WorkflowContext; interrupted: boolean }> {
   const clock = immediateClock();
   const actor = createActor(machine, inspect ? { input, inspect, clock } : { input, clock });
   return new Promise((resolve, reject) => {
-    let inBackoff = false;
     const finish = (interrupted: boolean) => {
       signal.removeEventListener('abort', onAbort);
       resolve({ context: actor.getSnapshot().context, interrupted });
@@ -187,13 +203,6 @@ function runMachine(
     actor.subscribe({
       next(snapshot) {
         if (snapshot.status === 'done') return finish(false);
-        const value = snapshot.value as unknown;
-        const backoff = typeof value === 'object' && value !== null && Object.values(value)[0] === 'backoff';
-        if (backoff && !inBackoff) {
-          const ctx = snapshot.context;
-          reporter.retrying(ctx.records.at(-1)?.stepId ?? '', ctx.retryDelayMs, ctx.retries);
-        }
-        inBackoff = backoff;
       },
       error: reject,
     });

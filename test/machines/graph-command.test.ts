@@ -11,7 +11,7 @@ describe('tool arazzo graph', () => {
   it('prints Mermaid by default, on stdout only', async () => {
     const r = await runTool(['arazzo', 'graph', FIXTURE]);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toBe('stateDiagram-v2');
+    expect(r.stdout.split('\n')[0]).toBe('flowchart TB');
     expect(r.stderr).toBe('');
   });
 
@@ -44,9 +44,32 @@ describe('tool arazzo graph', () => {
   });
 
   it('rejects an unknown format as a usage error', async () => {
-    const r = await runTool(['arazzo', 'graph', FIXTURE, '--format', 'svg']);
+    const r = await runTool(['arazzo', 'graph', FIXTURE, '--format', 'png']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+  });
+
+  it('rejects an unknown level as a usage error', async () => {
+    const r = await runTool(['arazzo', 'graph', FIXTURE, '--level', 'states']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('draws the steps level by default, and the whole machine with --level machine', async () => {
+    const steps = await runTool(['arazzo', 'graph', FIXTURE]);
+    const machine = await runTool(['arazzo', 'graph', FIXTURE, '--level', 'machine']);
+    expect(steps.stdout.split('\n')[0]).toBe('flowchart TB');
+    expect(steps.stdout).not.toContain('budgetSpent');
+    expect(machine.stdout.split('\n')[0]).toBe('stateDiagram-v2');
+    expect(machine.stdout).toContain('[budgetSpent]');
+  });
+
+  it('renders SVG in-process, without a Graphviz binary', async () => {
+    const r = await runTool(['arazzo', 'graph', FIXTURE, '--format', 'svg']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^<\?xml[\s\S]*<svg [\s\S]*<\/svg>\n?$/);
+    expect(r.stdout).toContain('>load&#45;cart</text>');
   });
 
   it('exits 2 for a file that does not exist', async () => {

@@ -1,6 +1,8 @@
 /**
- * Golden graphs: `tool arazzo graph` on the demo, the graph fixture and the official examples that
- * validate, in every format. Regenerate with `UPDATE_GOLDEN=1 npm test -- test/machines/graph-golden`.
+ * Golden graphs: `tool arazzo graph --level machine` on the demo, the graph fixture and the official
+ * examples that validate, in every format, and the steps level (the default) of the demo and the
+ * graph fixtures. Regenerate with `UPDATE_GOLDEN=1 npm test -- test/machines/graph-golden` (which
+ * also rewrites docs/images/demo-adoptPet.svg).
  */
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,11 +32,21 @@ const FORMATS = [
   ['json', 'json'],
 ] as const;
 
-const TABLE = CASES.flatMap(([name, file, workflowId]) => FORMATS.map(([format, ext]) => [`${name}.${ext}`, file, workflowId, format] as const));
+const STEP_CASES: Array<[name: string, file: string, workflowId: string]> = [
+  ['demo-adoptPet', join(ROOT, 'examples/demo/adopt-pet.arazzo.yaml'), 'adoptPet'],
+  ['fixture-checkout', join(ROOT, 'test/fixtures/graph/actions.arazzo.yaml'), 'checkout'],
+  ['fixture-placeOrder', join(ROOT, 'test/fixtures/graph/ten-steps.arazzo.yaml'), 'placeOrder'],
+];
+
+const TABLE: Array<readonly [golden: string, file: string, workflowId: string, format: string, level: string]> = [
+  ...CASES.flatMap(([name, file, workflowId]) => FORMATS.map(([format, ext]) => [`machine/${name}.${ext}`, file, workflowId, format, 'machine'] as const)),
+  ...STEP_CASES.flatMap(([name, file, workflowId]) => FORMATS.filter(([format]) => format !== 'json').map(([format, ext]) => [`steps/${name}.${ext}`, file, workflowId, format, 'steps'] as const)),
+];
+const DEMO = join(ROOT, 'examples/demo/adopt-pet.arazzo.yaml');
 
 /** Compares `actual` with the golden file, or rewrites the file when UPDATE_GOLDEN=1. */
-function expectGolden(name: string, actual: string): void {
-  const path = join(GOLDEN, name);
+function expectGolden(name: string, actual: string, folder = GOLDEN): void {
+  const path = join(folder, name);
   if (UPDATE) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, actual);
@@ -43,18 +55,26 @@ function expectGolden(name: string, actual: string): void {
 }
 
 describe('tool arazzo graph: golden files', () => {
-  it.each(TABLE)('draws %s', async (golden, file, workflowId, format) => {
-    const result = await runTool(['arazzo', 'graph', file, '--workflow', workflowId, '--format', format]);
+  it.each(TABLE)('draws %s', async (golden, file, workflowId, format, level) => {
+    const result = await runTool(['arazzo', 'graph', file, '--workflow', workflowId, '--format', format, '--level', level]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expectGolden(golden, result.stdout);
   });
 
-  it('is what docs/state-machine.md shows for the demo workflow', async () => {
+  it('is what docs/state-machine.md shows for the demo workflow: the steps level, then the machine level', async () => {
     const doc = readFileSync(join(ROOT, 'docs/state-machine.md'), 'utf8');
-    const shown = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1];
-    const drawn = await runTool(['arazzo', 'graph', join(ROOT, 'examples/demo/adopt-pet.arazzo.yaml')]);
-    expect(shown).toBe(drawn.stdout);
+    const shown = [...doc.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const steps = await runTool(['arazzo', 'graph', DEMO]);
+    const machine = await runTool(['arazzo', 'graph', DEMO, '--level', 'machine']);
+    expect(shown).toEqual([steps.stdout, machine.stdout]);
+  });
+
+  it('is the SVG docs/images/demo-adoptPet.svg shows, rendered by the tool itself', async () => {
+    const drawn = await runTool(['arazzo', 'graph', DEMO, '--format', 'svg']);
+    expect(drawn.code).toBe(0);
+    expectGolden('demo-adoptPet.svg', drawn.stdout, join(ROOT, 'docs/images'));
+    expect(readFileSync(join(ROOT, 'docs/state-machine.md'), 'utf8')).toContain('](images/demo-adoptPet.svg)');
   });
 
   it('draws the same text on every run', async () => {

@@ -30,7 +30,9 @@ const silent: Reporter = {
   dryRun: () => undefined,
   stepDone: () => undefined,
   stepFailedEarly: () => undefined,
-  retrying: () => undefined,
+  exchange: () => undefined,
+  transportRetry: () => undefined,
+  action: () => undefined,
   workflowFailed: () => undefined,
 };
 

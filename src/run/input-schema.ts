@@ -1,0 +1,156 @@
+/**
+ * v2 inputs: the workflow's `inputs` JSON Schema (2020-12) applied before anything is sent. Ajv is
+ * loaded only here, and only when a v2 run's workflow declares inputs.
+ */
+import type { ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
+import { ToolError } from '../errors/tool-error.js';
+
+/** A schema (the workflow's, with the components it names) larger than this, as JSON, is refused. */
+export const MAX_SCHEMA_CHARS = 256 * 1024;
+/** A schema nested deeper than this is refused (Ajv compiles recursively). */
+export const MAX_SCHEMA_DEPTH = 64;
+
+const COMPONENT_REF = /^#\/components\/inputs\/([^/]+)(\/.*)?$/;
+const DEFS_PREFIX = 'arazzo-components-inputs-';
+
+/** Where each input came from: names given as strings by --input or --input-env (coerced to the declared type). */
+export interface InputOrigins {
+  strings: ReadonlySet<string>;
+}
+
+/**
+ * The run's inputs checked against the workflow's `inputs` schema: strings given on the command
+ * line coerced to a declared integer, number or boolean, defaults filled in. Returns them unchanged
+ * when the workflow declares no schema. Throws ToolError INVALID_INPUTS (exit 2) naming the input and
+ * the flag that fixes it, or INPUT_SCHEMA_INVALID (exit 10) with the schema's location.
+ */
+export async function applyInputSchema(doc: LoadedDocument, workflow: Workflow, inputs: Record<string, unknown>, origins: InputOrigins): Promise<Record<string, unknown>> {
+  if (workflow.inputs === undefined || workflow.inputs === null) return inputs;
+  const where = located(doc, `${workflow.pointer}/inputs`);
+  const schema = withComponents(workflow.inputs, doc.model, where);
+  const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
+  const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
+  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: true });
+  addFormats(ajv);
+  // Arazzo's (OpenAPI's) numeric formats, and password, a string shown as such.
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('float', { type: 'number', validate: (n: number) => Number.isFinite(n) });
+  ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
+  ajv.addFormat('password', { type: 'string', validate: () => true });
+  let validate;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new ToolError('INPUT_SCHEMA_INVALID', `${where}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
+  }
+  const data: Record<string, unknown> = { ...coerced(schema, inputs, origins) };
+  if (validate(data)) return data;
+  const problem = validate.errors?.[0];
+  throw inputError(workflow, problem, data);
+}
+
+interface AjvProblem {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function inputError(workflow: Workflow, problem: AjvProblem | undefined, data: Record<string, unknown>): ToolError {
+  const id = workflow.workflowId ?? '';
+  if (problem?.keyword === 'required' && problem.instancePath === '') {
+    const name = String(problem.params.missingProperty);
+    return new ToolError('INVALID_INPUTS', `input "${name}" is required by workflow "${id}"; nothing was sent`, `Give it with --input ${name}=<value> (--input '${name}:=<json>' for an object or array), or in --inputs-file.`);
+  }
+  const path = (problem?.instancePath ?? '').split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const name = path[0] ?? '';
+  if (name === '') return new ToolError('INVALID_INPUTS', `the inputs of workflow "${id}" ${problem?.message ?? 'do not match its inputs schema'}; nothing was sent`, 'Check the inputs against the workflow\'s inputs schema.');
+  const at = path.length > 1 ? ` at /${path.slice(1).join('/')}` : '';
+  const given = typeof data[name];
+  const fix = problem?.keyword === 'type' && (problem.params.type === 'object' || problem.params.type === 'array') ? `--input '${name}:=<json>'` : `--input ${name}=<value>`;
+  return new ToolError('INVALID_INPUTS', `input "${name}"${at} ${problem?.message ?? 'does not match the schema'} (given: a ${given}); nothing was sent`, `Give a valid value with ${fix}, or in --inputs-file.`);
+}
+
+/** Command-line strings turned into the integer, number or boolean the schema declares for them (top-level inputs only). */
+function coerced(schema: Record<string, unknown>, inputs: Record<string, unknown>, origins: InputOrigins): Record<string, unknown> {
+  const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, unknown>;
+  const defs = (isObject(schema.$defs) ? schema.$defs : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...inputs };
+  for (const [name, value] of Object.entries(inputs)) {
+    if (typeof value !== 'string' || !origins.strings.has(name) || !Object.hasOwn(properties, name)) continue;
+    const declared = typeOf(properties[name], defs);
+    if (declared === 'integer' && /^-?\d+$/.test(value.trim())) out[name] = Number(value.trim());
+    else if (declared === 'number' && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value.trim())) out[name] = Number(value.trim());
+    else if (declared === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';
+  }
+  return out;
+}
+
+/** The single type a property schema declares (through one `$ref` into $defs), if it declares exactly one. */
+function typeOf(property: unknown, defs: Record<string, unknown>): string | undefined {
+  let schema = property;
+  if (isObject(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/')) schema = defs[schema.$ref.slice('#/$defs/'.length)];
+  if (!isObject(schema)) return undefined;
+  if (typeof schema.type === 'string') return schema.type;
+  return undefined;
+}
+
+/**
+ * The workflow's schema as one resource: `#/components/inputs/<name>` refs (in it and in the
+ * components) rewritten into its `$defs`. Throws INPUT_SCHEMA_INVALID when it is not an object, is
+ * too large or too deep, or names a component that does not exist.
+ */
+function withComponents(schema: unknown, doc: ArazzoDocument, where: string): Record<string, unknown> {
+  const refuse = (why: string) => new ToolError('INPUT_SCHEMA_INVALID', `${where}: the inputs schema ${why}`, 'Fix the schema (tool arazzo validate shows the document).');
+  if (!isObject(schema)) throw refuse('is not an object');
+  const components = (isObject(doc.components?.inputs) ? doc.components.inputs : {}) as Record<string, unknown>;
+  const used = new Set<string>();
+  const rewrite = (value: unknown, depth: number): unknown => {
+    if (depth > MAX_SCHEMA_DEPTH) throw refuse(`is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+    if (Array.isArray(value)) return value.map((item) => rewrite(item, depth + 1));
+    if (!isObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const match = key === '$ref' && typeof item === 'string' ? COMPONENT_REF.exec(item) : null;
+      if (match) {
+        const name = decodeURIComponent(match[1]!);
+        if (!Object.hasOwn(components, name)) throw refuse(`refers to "${item}", which components.inputs does not define`);
+        used.add(name);
+        out[key] = `#/$defs/${DEFS_PREFIX}${match[1]}${match[2] ?? ''}`;
+      } else {
+        out[key] = rewrite(item, depth + 1);
+      }
+    }
+    return out;
+  };
+  const root = rewrite(schema, 0) as Record<string, unknown>;
+  const defs: Record<string, unknown> = isObject(root.$defs) ? { ...root.$defs } : {};
+  const done = new Set<string>();
+  for (let pending = [...used]; pending.length > 0; pending = [...used].filter((name) => !done.has(name))) {
+    for (const name of pending) {
+      done.add(name);
+      defs[`${DEFS_PREFIX}${name}`] = rewrite(components[name], 1);
+    }
+  }
+  if (Object.keys(defs).length > 0) root.$defs = defs;
+  if (JSON.stringify(root).length > MAX_SCHEMA_CHARS) throw refuse(`is larger than ${MAX_SCHEMA_CHARS / 1024} KiB`);
+  return root;
+}
+
+function located(doc: LoadedDocument, pointer: string): string {
+  const position = doc.locate(pointer);
+  return position ? `${doc.file}:${position.line}:${position.col}` : `${doc.file}#${pointer}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ajv and ajv-formats are CommonJS: Node hands their export as `default`, sometimes wrapped once more.
+function unwrap<T>(module: unknown): T {
+  let value = module as { default?: unknown };
+  // A function (Ajv's class) is the export itself, though it also has itself as `default`.
+  for (let hops = 0; hops < 3 && typeof value === 'object' && value !== null && value.default !== undefined; hops++) value = value.default as { default?: unknown };
+  return value as T;
+}

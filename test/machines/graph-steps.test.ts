@@ -1,0 +1,122 @@
+import { describe, expect, it } from '@jest/globals';
+import { compileWorkflow } from '../../machines/compile-workflow.js';
+import { readSteps } from '../../machines/graph/read-steps.js';
+import { stepsToDot } from '../../machines/graph/steps-to-dot.js';
+import { stepsToMermaid } from '../../machines/graph/steps-to-mermaid.js';
+import type { WorkflowPlan } from '../../machines/types.js';
+import { action, judgeOf, step } from './harness.js';
+
+const plan: WorkflowPlan = {
+  workflowId: 'wf',
+  steps: [
+    step('first-step'),
+    step('pay', {
+      onFailure: [
+        action('retry', { name: 'busy', retryLimit: 3, retryAfterSeconds: 2, criteriaId: 0, criteriaText: ['$statusCode == 503'], criteriaCanFail: true }),
+        action('goto', { name: 'cleanup', targetIndex: 2, criteriaId: 1, criteriaText: ['$statusCode == 404'] }),
+        action('end', { name: 'giveUp' }),
+      ],
+    }),
+    step('cleanup', {
+      onSuccess: [
+        action('goto', { name: 'again', targetIndex: 2, criteriaId: 2, criteriaText: ['$response.body#/state == "pending"', '$response.header.Retry-After != null'] }),
+        action('end', { name: 'done' }),
+      ],
+    }),
+  ],
+};
+
+const config = compileWorkflow(plan, judgeOf([() => true, () => true, () => true])).config;
+
+describe('readSteps', () => {
+  it('has a node per step, by step id, between start and the two finals', () => {
+    expect(readSteps(config).nodes.map((n) => [n.id, n.kind, n.label])).toEqual([
+      ['start', 'start', 'start'],
+      ['s0_first_step', 'step', 'first-step'],
+      ['s1_pay', 'step', 'pay'],
+      ['s2_cleanup', 'step', 'cleanup'],
+      ['succeeded', 'succeeded', 'succeeded'],
+      ['failed', 'failed', 'failed'],
+    ]);
+  });
+
+  it('keeps only the Arazzo actions, "next step" and "fail", labelled from their data', () => {
+    expect(readSteps(config).edges.map((e) => [e.from, e.to, e.labels, e.failure])).toEqual([
+      ['start', 's0_first_step', [''], false],
+      ['s0_first_step', 's1_pay', ['next step'], false],
+      ['s0_first_step', 'failed', ['fail'], true],
+      ['s1_pay', 's2_cleanup', ['next step'], false],
+      ['s1_pay', 's1_pay', ['retry ≤3 / 2s: $statusCode == 503'], true],
+      ['s1_pay', 's2_cleanup', ['goto cleanup: $statusCode == 404'], true],
+      ['s1_pay', 'failed', ['end'], true],
+      ['s2_cleanup', 's2_cleanup', ['goto cleanup:\n$response.body#/state == "pending" &&\n$response.header.Retry-After != null'], false],
+      ['s2_cleanup', 'succeeded', ['end'], false],
+      ['s2_cleanup', 'failed', ['fail'], true],
+    ]);
+  });
+
+  it('draws nothing after an end or goto without criteria on its side, which always fires', () => {
+    const always: WorkflowPlan = {
+      workflowId: 'wf',
+      steps: [step('a', { onSuccess: [action('goto', { targetIndex: 1 }), action('end')], onFailure: [action('end', { name: 'stop' })] }), step('b')],
+    };
+    const edges = readSteps(compileWorkflow(always, judgeOf([])).config).edges.filter((e) => e.from === 's0_a');
+    expect(edges.map((e) => [e.to, e.labels])).toEqual([
+      ['s1_b', ['goto b']],
+      ['failed', ['end']],
+    ]);
+  });
+
+  it('leaves out the engine: budget, dry run, retry limit reached, criteria that cannot be evaluated, backoff', () => {
+    const labels = readSteps(config).edges.flatMap((e) => e.labels).join('\n');
+    for (const engine of ['budgetSpent', 'wasDryRun', 'limitReached', 'criteriaBroken', 'retryDelay', 'recordStep']) expect(labels).not.toContain(engine);
+  });
+
+  it('marks a step v1 cannot run, and dashes what no edge reaches after it', () => {
+    const unsupported: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
+    const chart = readSteps(compileWorkflow(unsupported, judgeOf([])).config);
+    expect(chart.edges.map((e) => [e.from, e.to, e.labels])).toEqual([
+      ['start', 's0_nested', ['']],
+      ['s0_nested', 'failed', ['unsupported']],
+      ['s1_after', 'succeeded', ['next step']],
+      ['s1_after', 'failed', ['fail']],
+    ]);
+    expect(chart.nodes.filter((n) => n.unreachable).map((n) => n.id)).toEqual(['s1_after', 'succeeded']);
+  });
+
+  it('starts in succeeded for a workflow without steps', () => {
+    const chart = readSteps(compileWorkflow({ workflowId: 'none', steps: [] }, judgeOf([])).config);
+    expect(chart.edges).toEqual([{ from: 'start', to: 'succeeded', labels: [''], failure: false }]);
+  });
+});
+
+describe('stepsToDot', () => {
+  const text = stepsToDot(config);
+
+  it('is a top-to-bottom digraph with the finals on the bottom rank', () => {
+    expect(text.startsWith('digraph "workflow" {\n  label="Arazzo workflow wf";\n  labelloc=t;\n  rankdir=TB;\n')).toBe(true);
+    expect(text).toContain('  "s0_first_step" [label="first-step"];\n');
+    expect(text).toContain('  { rank=sink; "succeeded"; "failed"; }\n');
+  });
+
+  it('colours failure edges and stacks the labels of one arrow', () => {
+    expect(text).toContain('  "start" -> "s0_first_step";\n');
+    expect(text).toContain('  "s1_pay" -> "failed" [label="end", color="#b22222", fontcolor="#b22222"];\n');
+    expect(text).toContain('  "s2_cleanup" -> "s2_cleanup" [label="  goto cleanup:\\n  $response.body#/state == \\"pending\\" &&\\n  $response.header.Retry-After != null"];\n');
+  });
+});
+
+describe('stepsToMermaid', () => {
+  const text = stepsToMermaid(config);
+
+  it('is a flowchart TB with quoted, escaped labels', () => {
+    expect(text.startsWith('flowchart TB\n  %% Arazzo workflow wf\n  start(("start"))\n  s0_first_step("first-step")\n')).toBe(true);
+    expect(text).toContain('  succeeded(["succeeded"])\n');
+    expect(text).toContain('  s2_cleanup -->|"goto cleanup:<br>$response.body#/state == #34;pending#34; &&<br>$response.header.Retry-After != null"| s2_cleanup\n');
+    expect(text).toContain('  s1_pay -->|"end"| failed\n');
+  });
+
+  it('styles the failure links by their index', () => {
+    expect(text).toContain('  linkStyle 2,4,5,6,9 stroke:#b22222,color:#b22222\n');
+  });
+});
