@@ -10,12 +10,13 @@ import { resolvePointer } from './json-pointer.js';
 const NOT_A_NUMBER = 'operand cannot be coerced to a number';
 
 function numeric(node: Condition, ctx: ExpressionContext): number {
-  const n = toNumber(valueOf(node, ctx));
+  const n = toNumber(operandValue(node, ctx));
   if (n === undefined) throw new ConditionEvaluationError(NOT_A_NUMBER, node.source);
   return n;
 }
 
-function valueOf(node: Condition, ctx: ExpressionContext): unknown {
+/** What an operand evaluates to: an expression that resolves to nothing is null; a nested condition is a boolean. */
+export function operandValue(node: Condition, ctx: ExpressionContext): unknown {
   switch (node.kind) {
     case 'expression': {
       const value = evaluateExpression(node.expression, ctx);
@@ -24,19 +25,19 @@ function valueOf(node: Condition, ctx: ExpressionContext): unknown {
     case 'literal':
       return node.value;
     case 'not':
-      return !isTruthy(valueOf(node.operand, ctx));
+      return !isTruthy(operandValue(node.operand, ctx));
     case 'and':
-      for (const operand of node.operands) if (!isTruthy(valueOf(operand, ctx))) return false;
+      for (const operand of node.operands) if (!isTruthy(operandValue(operand, ctx))) return false;
       return true;
     case 'or':
-      for (const operand of node.operands) if (isTruthy(valueOf(operand, ctx))) return true;
+      for (const operand of node.operands) if (isTruthy(operandValue(operand, ctx))) return true;
       return false;
     case 'compare':
       switch (node.op) {
         case '==':
-          return looseEqual(valueOf(node.left, ctx), valueOf(node.right, ctx));
+          return looseEqual(operandValue(node.left, ctx), operandValue(node.right, ctx));
         case '!=':
-          return !looseEqual(valueOf(node.left, ctx), valueOf(node.right, ctx));
+          return !looseEqual(operandValue(node.left, ctx), operandValue(node.right, ctx));
         case '<':
           return numeric(node.left, ctx) < numeric(node.right, ctx);
         case '<=':
@@ -51,5 +52,5 @@ function valueOf(node: Condition, ctx: ExpressionContext): unknown {
 
 /** Whether the condition holds in `ctx`. Throws ConditionEvaluationError when `<`, `<=`, `>` or `>=` meets a non-numeric operand. */
 export function evaluateCondition(cond: Condition, ctx: ExpressionContext): boolean {
-  return isTruthy(valueOf(cond, ctx));
+  return isTruthy(operandValue(cond, ctx));
 }

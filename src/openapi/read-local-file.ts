@@ -1,6 +1,6 @@
 /** Reading a local description or `$ref` target: confined, regular files only, bounded. */
 
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isInside, type ReadPolicy } from './read-policy.js';
@@ -28,15 +28,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * and it holds at most `policy.maxBytes`. Throws LocalReadError otherwise.
  */
 export async function readLocalFile(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<string> {
-  const real = await realpath(path).catch((error: NodeJS.ErrnoException) => {
-    throw unreadable(error);
-  });
-  await checkPlace(real, policy, roots);
-  // stat first: a FIFO or device is refused without opening it.
-  const info = await stat(real).catch((error: NodeJS.ErrnoException) => {
-    throw unreadable(error);
-  });
-  checkKind(info, policy.maxBytes);
+  const { real } = await locate(path, policy, roots);
   const handle = await open(real, OPEN_FLAGS).catch((error: NodeJS.ErrnoException) => {
     throw unreadable(error);
   });
@@ -54,6 +46,12 @@ export async function readLocalFile(path: string, policy: ReadPolicy, roots: rea
  * Throws LocalReadError like readLocalFile.
  */
 export async function checkLocalFile(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<{ mtimeMs: number; size: number }> {
+  const { info } = await locate(path, policy, roots);
+  return { mtimeMs: info.mtimeMs, size: info.size };
+}
+
+/** The real path of `path` and its stat, after the place and kind checks (stat first: a FIFO or device is refused without opening it). */
+async function locate(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<{ real: string; info: Stats }> {
   const real = await realpath(path).catch((error: NodeJS.ErrnoException) => {
     throw unreadable(error);
   });
@@ -62,7 +60,7 @@ export async function checkLocalFile(path: string, policy: ReadPolicy, roots: re
     throw unreadable(error);
   });
   checkKind(info, policy.maxBytes);
-  return { mtimeMs: info.mtimeMs, size: info.size };
+  return { real, info };
 }
 
 /** Where a file may be read from; throws LocalReadError (refused) for a path outside the roots or inside a denied folder. */

@@ -4,9 +4,7 @@
  */
 import type { CompareOp, Condition } from '../expressions/condition-ast.js';
 import type { ExpressionContext } from '../expressions/context.js';
-import { evaluateCondition } from '../expressions/evaluate-condition.js';
-import { evaluateExpression } from '../expressions/evaluate-expression.js';
-import { resolvePointer } from '../expressions/json-pointer.js';
+import { evaluateCondition, operandValue } from '../expressions/evaluate-condition.js';
 import type { CriteriaSet, Criterion } from './evaluate-criteria.js';
 
 /** One comparison of a simple condition (or a lone operand such as `$response.body.ok`) with what its operands resolved to. */
@@ -55,24 +53,10 @@ function compare(part: Condition, ctx: ExpressionContext): Comparison {
   const verdict = attempt(() => evaluateCondition(part, ctx));
   const comparison: Comparison =
     part.kind === 'compare'
-      ? { source: part.source, left: attempt(() => operand(part.left, ctx)).value, op: part.op, right: attempt(() => operand(part.right, ctx)).value, holds: verdict.value }
-      : { source: part.source, left: attempt(() => operand(part, ctx)).value, holds: verdict.value };
+      ? { source: part.source, left: attempt(() => operandValue(part.left, ctx)).value, op: part.op, right: attempt(() => operandValue(part.right, ctx)).value, holds: verdict.value }
+      : { source: part.source, left: attempt(() => operandValue(part, ctx)).value, holds: verdict.value };
   if (verdict.error !== undefined) comparison.error = verdict.error;
   return comparison;
-}
-
-/** What an operand evaluates to, as evaluate-condition.ts sees it: an expression that resolves to nothing is null; a nested condition is a boolean. */
-function operand(node: Condition, ctx: ExpressionContext): unknown {
-  switch (node.kind) {
-    case 'expression': {
-      const value = evaluateExpression(node.expression, ctx);
-      return (node.access.length === 0 ? value : resolvePointer(value, node.access)) ?? null;
-    }
-    case 'literal':
-      return node.value;
-    default:
-      return evaluateCondition(node, ctx);
-  }
 }
 
 // An explanation must never fail the run it explains: an error becomes part of it.

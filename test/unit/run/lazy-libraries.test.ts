@@ -1,0 +1,78 @@
+/**
+ * The v2 libraries (json-p3, fontoxpath, @xmldom/xmldom, ajv, ajv-formats) are loaded only when a
+ * document needs them: each is imported by one module, with import(), and those modules are reached
+ * from the commands only through import() too, so a v1 run, a v1 validate and `tool --version` never
+ * load them (docs/architecture.md#start-up).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The one module allowed to load each library, and only with import(). */
+const LOADERS: Record<string, string> = {
+  'json-p3': 'src/expressions/criterion-libraries.ts',
+  fontoxpath: 'src/expressions/criterion-libraries.ts',
+  '@xmldom/xmldom': 'src/expressions/criterion-libraries.ts',
+  'ajv/dist/2020.js': 'src/run/input-schema.ts',
+  'ajv-formats': 'src/run/input-schema.ts',
+};
+
+/** Modules that run only for v2: nothing may import them statically (type-only imports erase). */
+const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/run/input-schema.ts', 'src/arazzo/check-v2.ts'];
+
+function tsFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return tsFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+interface Import {
+  specifier: string;
+  dynamic: boolean;
+  typeOnly: boolean;
+}
+
+function importsOf(path: string): Import[] {
+  const text = readFileSync(join(ROOT, path), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, '');
+  const found: Import[] = [];
+  for (const m of text.matchAll(/(?:^|[\s;])(import|export)(\s+type)?\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]/gm)) found.push({ specifier: m[3]!, dynamic: false, typeOnly: m[2] !== undefined });
+  for (const m of text.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/gm)) found.push({ specifier: m[1]!, dynamic: false, typeOnly: false });
+  // import('x') as a value; `typeof import('x')` in a type is erased.
+  for (const m of text.matchAll(/(typeof\s+)?\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ specifier: m[2]!, dynamic: true, typeOnly: m[1] !== undefined });
+  return found;
+}
+
+const files = tsFiles('src').map((path) => ({ path, imports: importsOf(path) }));
+
+describe('lazy loading of the v2 libraries', () => {
+  it('reads the sources (the rules would pass vacuously otherwise)', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.find((f) => f.path === LOADERS['json-p3'])?.imports.some((i) => i.specifier === 'json-p3' && i.dynamic && !i.typeOnly)).toBe(true);
+  });
+
+  it('loads each library in one module only, with import()', () => {
+    const offending = files.flatMap((file) =>
+      file.imports
+        .filter((i) => Object.hasOwn(LOADERS, i.specifier) || i.specifier.startsWith('ajv') || i.specifier.startsWith('@xmldom/'))
+        .filter((i) => !i.typeOnly && (LOADERS[i.specifier] !== file.path || !i.dynamic))
+        .map((i) => `${file.path} imports ${i.specifier}${i.dynamic ? ' (dynamic)' : ''}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('reaches the v2-only modules through import() alone', () => {
+    const offending = files.flatMap((file) =>
+      file.imports
+        .filter((i) => i.specifier.startsWith('.') && !i.dynamic && !i.typeOnly)
+        .filter((i) => V2_ONLY.includes(relative(ROOT, resolve(ROOT, dirname(file.path), i.specifier)).replace(/\.js$/, '.ts')))
+        .filter(() => !V2_ONLY.includes(file.path))
+        .map((i) => `${file.path} imports ${i.specifier} statically`),
+    );
+    expect(offending).toEqual([]);
+  });
+});
