@@ -12,7 +12,7 @@ import { allCriteria } from './all-criteria.js';
 import { RUNS_WITH_V2, type Finding, type Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
-import { NOT_YET_IN_V2 } from './runner-version.js';
+import { NOT_YET_IN_V2, NOT_YET_V2_TEXT } from './runner-version.js';
 
 /** v1 findings about what v2 runs: v2 checks those constructs itself. */
 const RUN_BY_V2 = new Set(['SUCCESS_CRITERION_SKIPPED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED']);
@@ -83,14 +83,14 @@ function checkChains(doc: ArazzoDocument, report: Report): void {
         if (own !== undefined && inherited !== undefined) {
           const names = new Set(own.map((entry) => resolve(doc, entry, section)?.name));
           if (inherited.some((entry) => !names.has(resolve(doc, entry, section)?.name))) {
-            report.warning('V2_NOT_YET', childPointer(step.pointer, field), `step "${step.stepId ?? ''}": merging its ${field} chain with the workflow's ${section} is ${NOT_YET_IN_V2.slice(1, -1)}; the step fails before its request is sent`);
+            report.warning('V2_NOT_YET', childPointer(step.pointer, field), `step "${step.stepId ?? ''}": merging its ${field} chain with the workflow's ${section} is ${NOT_YET_V2_TEXT}; the step fails before its request is sent`);
           }
         }
         const chain = own ?? inherited ?? [];
         chain.forEach((entry, i) => {
           const action = resolve(doc, entry, section);
           if (action?.type === 'retry' && i < chain.length - 1) {
-            report.warning('V2_NOT_YET', (own ? childPointer(step.pointer, field) : `${workflow.pointer}/${section}`) + `/${i}`, `retry action "${action.name ?? ''}" is followed by other actions; going on to them when its retryLimit is reached is ${NOT_YET_IN_V2.slice(1, -1)}: the workflow fails there, as in v1`);
+            report.warning('V2_NOT_YET', (own ? childPointer(step.pointer, field) : `${workflow.pointer}/${section}`) + `/${i}`, `retry action "${action.name ?? ''}" is followed by other actions; going on to them when its retryLimit is reached is ${NOT_YET_V2_TEXT}: the workflow fails there, as in v1`);
           }
         });
       }

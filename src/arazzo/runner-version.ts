@@ -4,5 +4,8 @@ export type RunnerVersion = 'v1' | 'v2';
 /** The runner versions `--tool-runner` and `TOOL_RUNNER` accept. */
 export const RUNNER_VERSIONS: readonly RunnerVersion[] = ['v1', 'v2'];
 
-/** The end of every v2 message about a construct the v2 contract runs but this version does not yet. */
-export const NOT_YET_IN_V2 = '(not yet supported by the v2 runner in this version)';
+/** What v2 says of a construct its contract runs but this version does not yet. */
+export const NOT_YET_V2_TEXT = 'not yet supported by the v2 runner in this version';
+
+/** The end of every v2 finding about such a construct. */
+export const NOT_YET_IN_V2 = `(${NOT_YET_V2_TEXT})`;

@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { Finding } from '../arazzo/finding.js';
 import { formatFinding } from '../arazzo/format-finding.js';
 import { RUNS_WITH_V2 } from '../arazzo/finding.js';
-import { NOT_YET_IN_V2, type RunnerVersion } from '../arazzo/runner-version.js';
+import { NOT_YET_V2_TEXT, type RunnerVersion } from '../arazzo/runner-version.js';
 import type { ActionOrReference, ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { CommandUsageError, ToolError } from '../errors/tool-error.js';
@@ -118,7 +118,7 @@ export function refuseDependencies(doc: LoadedDocument, workflow: Workflow, runn
   throw new ToolError(
     'DEPENDS_ON_UNSUPPORTED',
     runner === 'v2'
-      ? `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}; dependsOn is ${NOT_YET_IN_V2.slice(1, -1)}; nothing was sent`
+      ? `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}; dependsOn is ${NOT_YET_V2_TEXT}; nothing was sent`
       : `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}, and dependsOn is not supported by the v1 runner; nothing was sent ${RUNS_WITH_V2}`,
     `Run the workflows it depends on first (tool arazzo run ${doc.file} --workflow ${first}), then run it without dependsOn.`,
   );

@@ -1,6 +1,6 @@
 import type { ActionPlan, ChainSource, StepPlan, WorkflowPlan } from '../../machines/types.js';
 import { RUNS_WITH_V2 } from '../arazzo/finding.js';
-import { NOT_YET_IN_V2, type RunnerVersion } from '../arazzo/runner-version.js';
+import { NOT_YET_V2_TEXT, type RunnerVersion } from '../arazzo/runner-version.js';
 import type { Action, ActionOrReference, ArazzoDocument, Criterion as CriterionObject, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
@@ -100,8 +100,6 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
 function notRun(runner: RunnerVersion, v1: string, v2: string): string {
   return runner === 'v2' ? `${v2}: ${NOT_YET_V2_TEXT}` : `${v1} ${RUNS_WITH_V2}`;
 }
-
-const NOT_YET_V2_TEXT = NOT_YET_IN_V2.slice(1, -1);
 
 /** The side whose step chain v2 would merge with workflow actions the step does not name (undefined: merging changes nothing). */
 function mergeAdds(doc: ArazzoDocument, own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): Side | undefined {

@@ -62,6 +62,17 @@ describe('arazzo run --tool-runner v2: inputs', () => {
     expect(result.stderr).not.toContain('s3cr3t');
   });
 
+  it('refuses an inputs schema that does not compile as an invalid document (exit 10), with its location', async () => {
+    const badType = await h.run('v2-inputs-bad-schema.arazzo.yaml', [...V2, '--workflow', 'badType'], CREATED);
+    expectNoRun(badType, 10);
+    expect(badType.stderr).toMatch(/v2-inputs-bad-schema\.arazzo\.yaml:\d+:\d+: the inputs schema of workflow "badType" is not valid JSON Schema 2020-12/);
+
+    const missing = await h.run('v2-inputs-bad-schema.arazzo.yaml', [...V2, '--workflow', 'missingComponent'], CREATED);
+    expectNoRun(missing, 10);
+    expect(missing.stderr).toContain('refers to "#/components/inputs/nowhere", which components.inputs does not define');
+    expect(h.server.hits).toHaveLength(0);
+  });
+
   it('under v1 sends the inputs as strings, and k:=v names an input "k:", as it always did', async () => {
     const strings = await h.run('v2-inputs.arazzo.yaml', ['--input', 'petId=42', '--input', 'verbose=true', '--input', 'filter=x', '--input', 'page=1'], CREATED);
     expect(strings.code).toBe(0);

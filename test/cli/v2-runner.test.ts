@@ -81,6 +81,21 @@ describe('constructs v2 does not run yet', () => {
     expect(result.stderr).not.toContain('(runs with --tool-runner v2)');
   });
 
+  it('does not run a step whose chain v2 would merge with the workflow chain; v1 runs it as always', async () => {
+    const routes = { 'GET /a': {}, 'GET /b': {}, 'GET /cleanup': {} };
+    const validated = await validate('v2-chains.arazzo.yaml', ['--tool-runner', 'v2']);
+    expect(validated.stdout).toMatch(/warning V2_NOT_YET .*step "first": merging its onFailure chain with the workflow's failureActions is not yet supported by the v2 runner in this version/);
+
+    const v2 = await h.run('v2-chains.arazzo.yaml', ['--tool-runner', 'v2'], routes);
+    expect(v2.code).toBe(1);
+    expect(v2.stderr).toContain("merging the step's onFailure chain with the workflow's actions (nothing was sent): not yet supported by the v2 runner in this version");
+    expect(h.server.hits).toHaveLength(0);
+
+    const v1 = await h.run('v2-chains.arazzo.yaml', [], routes);
+    expect(v1.code).toBe(0);
+    expect(trail(recordOf(v1))).toEqual(['first:200', 'second:200', 'cleanup:200']);
+  });
+
   it('run refuses --tool-bind with exit 2 in both runners', async () => {
     for (const runner of ['v1', 'v2']) {
       const result = await h.run('v2-not-yet.arazzo.yaml', ['--tool-runner', runner, '--tool-bind', 'api=petstore'], OK);
