@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { namedPlaceholders } from '../../src/cli/run-cli.js';
+import { runTool } from './run-tool.js';
 
 describe('namedPlaceholders', () => {
   it("names clipanion's #0 option values after what they hold", () => {
@@ -15,5 +16,12 @@ describe('namedPlaceholders', () => {
       '  --dry-run                Print it',
       '  --inspect-port <port>    The port',
     ]);
+  });
+
+  it('names the value of every option in tool --help', async () => {
+    const help = await runTool(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--tool-runner <v1|v2>');
+    expect(help.stdout).not.toContain('<value>');
   });
 });
