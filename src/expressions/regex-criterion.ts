@@ -1,4 +1,5 @@
 /** The `regex` criterion type (v2): an ECMAScript RegExp with the `u` flag, tested against the context value. */
+import { testRegex, type RegexVerdict } from './regex-runner.js';
 
 /** Compiles a regex criterion's condition. Throws SyntaxError for an invalid pattern (a validation error). */
 export function compileRegexCriterion(pattern: string): RegExp {
@@ -18,9 +19,13 @@ export function contextText(value: unknown): string | undefined {
   return JSON.stringify(value);
 }
 
-/** Whether the pattern matches the context value; an absent or null value does not hold. */
-export function regexHolds(pattern: RegExp, value: unknown): boolean {
+/**
+ * Whether the pattern matches the context value; an absent or null value does not hold. The match
+ * runs on a worker thread with a time limit (regex-runner.ts), so a pattern that backtracks without
+ * end does not hold, with the reason, instead of hanging the run.
+ */
+export function regexHolds(pattern: RegExp, value: unknown): RegexVerdict {
   const text = contextText(value);
-  // No `g` or `y` flag, so test() keeps no state between calls.
-  return text !== undefined && pattern.test(text);
+  if (text === undefined) return { holds: false };
+  return testRegex(pattern.source, text);
 }

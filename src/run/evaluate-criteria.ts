@@ -37,6 +37,8 @@ interface TypedCriterionBase {
 export interface RegexCriterion extends TypedCriterionBase {
   kind: 'regex';
   pattern: RegExp;
+  /** Where to say why the match was stopped (then it does not hold). */
+  warn: (message: string) => void;
 }
 
 /** A `jsonpath` criterion (v2): holds when the query selects a node of the context value. */
@@ -99,7 +101,7 @@ export function prepareCriterion(criterion: CriterionObject, options: CriteriaOp
   const warn = options.warn ?? (() => undefined);
   switch (criterion.type) {
     case 'regex':
-      return { kind: 'regex', context, pattern: compileRegexCriterion(source), source };
+      return { kind: 'regex', context, pattern: compileRegexCriterion(source), source, warn };
     case 'jsonpath': {
       const library = options.libraries?.jsonpath;
       if (!library) throw new Error('the jsonpath library was not loaded');
@@ -150,8 +152,11 @@ function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
   switch (criterion.kind) {
     case 'simple':
       return evaluateCondition(criterion.condition, ctx);
-    case 'regex':
-      return regexHolds(criterion.pattern, contextValue(criterion, ctx));
+    case 'regex': {
+      const verdict = regexHolds(criterion.pattern, contextValue(criterion, ctx));
+      if (verdict.reason !== undefined) criterion.warn(`regex criterion ${JSON.stringify(criterion.source)} does not hold: ${verdict.reason}`);
+      return verdict.holds;
+    }
     case 'jsonpath': {
       const value = contextValue(criterion, ctx);
       if (value === undefined) return false;

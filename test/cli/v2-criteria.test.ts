@@ -131,3 +131,13 @@ describe('arazzo validate --tool-runner v2: criteria', () => {
   });
 });
 
+
+describe('arazzo run --tool-runner v2: a regex that backtracks without end', () => {
+  it('is stopped after its time limit: the criterion does not hold, the step fails, nothing more is sent', async () => {
+    const result = await h.run('v2-regex-backtracking.arazzo.yaml', V2, { 'GET /a': { body: { text: 'a'.repeat(40) } }, 'GET /b': {} });
+    expect(result.code).toBe(1);
+    expect(trail(recordOf(result))).toEqual(['slow:200']);
+    expect(result.stderr).toMatch(/regex criterion "\^\(a\+\)\+b\$" does not hold: the pattern ran for more than 1 s on 40 characters and was stopped/);
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a']);
+  });
+});
