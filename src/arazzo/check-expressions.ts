@@ -50,7 +50,8 @@ export function checkCondition(condition: string, pointer: string, scope: Expres
   const parsed = scope.parsed.condition(condition);
   if ('error' in parsed) {
     if (!(parsed.error instanceof ConditionSyntaxError)) throw parsed.error;
-    report.error('CONDITION_SYNTAX', pointer, `condition "${condition}" does not parse: ${parsed.error.message}`);
+    const shown = condition.length <= 120 ? condition : `${condition.slice(0, 120)}… (${condition.length} characters)`;
+    report.error('CONDITION_SYNTAX', pointer, `condition "${shown}" does not parse: ${parsed.error.message}`);
     return;
   }
   for (const expr of expressionsIn(parsed.value)) checkReferences(expr, pointer, scope, report);

@@ -67,7 +67,7 @@ export async function resolveInputs(flags: InputFlags, env: Record<string, strin
   const inputs = { ...fromFile, ...given, ...fromEnv };
   const { isSecretName } = await import('../http/redact.js');
   const secrets = Object.values(fromEnv);
-  for (const [name, value] of Object.entries(inputs)) if (typeof value === 'string' && isSecretName(name)) secrets.push(value);
+  secrets.push(...secretNamedStrings(inputs, isSecretName));
   const strings = [...Object.keys(given).filter((name) => typeof given[name] === 'string'), ...Object.keys(fromEnv)];
   return { inputs, secrets, strings };
 }
@@ -102,4 +102,25 @@ export function parseSeconds(flag: string, value: string, maxSeconds: number): n
   const seconds = Number(value.trim());
   if (seconds <= 0 || seconds > maxSeconds) throw new CommandUsageError(`${flag} must be more than 0 and at most ${maxSeconds} seconds, got ${seconds}`);
   return Math.round(seconds * 1000);
+}
+
+/**
+ * The string values found under a secret-like name anywhere in `inputs` (`auth: {token: …}`
+ * included), and every string inside a secret-named object or array. Iterative: an inputs file
+ * may nest deep.
+ */
+export function secretNamedStrings(inputs: Record<string, unknown>, isSecretName: (name: string) => boolean): string[] {
+  const found: string[] = [];
+  const stack: Array<{ value: unknown; secret: boolean }> = [{ value: inputs, secret: false }];
+  while (stack.length > 0) {
+    const { value, secret } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (secret) found.push(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push({ value: item, secret });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [name, item] of Object.entries(value)) stack.push({ value: item, secret: secret || isSecretName(name) });
+    }
+  }
+  return found;
 }

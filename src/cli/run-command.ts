@@ -99,7 +99,7 @@ export class RunCommand extends ToolCommand {
       inspect: this.inspect || this.inspectPort !== undefined,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
       allowRefHosts: await parseRefHosts(this.allowRefHosts),
-      allowRead: this.allowRead,
+      allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd),
       runner,
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');

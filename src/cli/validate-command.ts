@@ -53,7 +53,7 @@ export class ValidateCommand extends ToolCommand {
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
     const refused: Error[] = [];
     const denied = await toolFolders(this.context.env);
-    const allowRead = this.allowRead.map((folder) => resolve(this.context.cwd, folder));
+    const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));
     const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
     const findings = await validateDocument(doc, { loadOperations, runner });
     // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.

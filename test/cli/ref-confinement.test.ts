@@ -92,6 +92,17 @@ describe('--tool-allow-read', () => {
   }
   const validateWith = (dir: string, ...flags: string[]) => runTool(['arazzo', 'validate', 'flow.arazzo.yaml', ...flags], { cwd: dir, env: env() });
 
+  it('refuses a --tool-allow-read folder that does not exist, or a file, in run and validate', async () => {
+    const dir = await repository('layout-typo');
+    for (const result of [await run(dir, '--dry-run', '--tool-allow-read', '../openapii'), await validateWith(dir, '--tool-allow-read', '../openapii')]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('--tool-allow-read "../openapii": no such folder');
+    }
+    const file = await validateWith(dir, '--tool-allow-read', 'flow.arazzo.yaml');
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('is not a folder');
+  });
+
   it('refuses a description outside the document folder in run and validate, naming the flag and the folder to pass', async () => {
     const dir = await repository('layout-refused');
     const ran = await run(dir, '--dry-run');
