@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { RunFailure } from '../../machines/types.js';
 import type { Style } from '../output/style.js';
 import { formatDryRun } from '../http/format-dry-run.js';
-import { redactRequest, secretValuesOf } from '../http/redact.js';
+import { credentialParts, isSecretName, redactRequest, secretValuesOf } from '../http/redact.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js';
 import { printableLine, printableText } from '../http/printable.js';
 import { actionLine, exchangeLines, failureLines, transportRetryLine, type ActionNote, type StepExchange } from './explain-lines.js';
@@ -53,6 +53,8 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
   // A server may echo a credential in a later step's error: remember what each request carried.
   const remember = (request: HttpRequest) => {
     if (request.auth !== undefined) for (const value of secretValuesOf(request)) known.add(value);
+    // A step may send its own Authorization (or another secret-named header) from an input.
+    else for (const name in request.headers) if (isSecretName(name)) for (const part of credentialParts(request.headers[name]!)) known.add(part);
   };
   return {
     warn: (message) => write(`${style.yellow('warning:')} ${printableText(message, values)}`),
