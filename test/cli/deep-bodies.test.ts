@@ -5,19 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startScriptedServer, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
 import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import { deepJson, depthOf } from './deep-json.js';
 import { runTool } from './run-tool.js';
-
-/** `{"a":{"a":…{"a":0}…}}`, `depth` objects deep, built as text (no recursion anywhere). */
-function deepJson(depth: number): string {
-  return `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`;
-}
-
-/** How many objects deep `value` nests along its "a" keys. */
-function depthOf(value: unknown): number {
-  let depth = 0;
-  for (let at = value; typeof at === 'object' && at !== null; at = (at as { a?: unknown }).a) depth++;
-  return depth;
-}
 
 let server: ScriptedServer;
 let ws: Workspace;

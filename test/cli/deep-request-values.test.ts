@@ -6,21 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import { deepJson, depthOf } from './deep-json.js';
 import { runTool } from './run-tool.js';
 
 const DEPTH = 20_000;
-
-/** `{"a":{"a":…{"a":0}…}}`, `depth` objects deep, built as text. */
-function deepJson(depth: number): string {
-  return `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`;
-}
-
-/** How many objects deep `value` nests along its "a" keys. */
-function depthOf(value: unknown): number {
-  let depth = 0;
-  for (let at = value; typeof at === 'object' && at !== null; at = (at as { a?: unknown }).a) depth++;
-  return depth;
-}
 
 let server: Server;
 let ws: Workspace;

@@ -4,16 +4,12 @@
  * that server. `run()` writes a workflow fixture next to it and runs `tool arazzo run` on it
  * through runCli, with the environment the spawned binary would get.
  */
-import { afterAll, beforeAll } from '@jest/globals';
-import { startScriptedServer, type Routes, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
-import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
+import type { Routes, ScriptedServer } from '../e2e/helpers/scripted-server.js';
+import { useScriptedWorkspace, type RunOptions } from '../e2e/helpers/scripted-workspace.js';
+import type { Workspace } from '../e2e/helpers/workspace.js';
 import { runInWorkspace, type WorkspaceResult } from './run-in-workspace.js';
 
-export interface RunOptions {
-  /** More `{{KEY}}` values for the fixture template. */
-  vars?: Record<string, string>;
-  timeoutMs?: number;
-}
+export type { RunOptions } from '../e2e/helpers/scripted-workspace.js';
 
 export interface RunHarness {
   readonly server: ScriptedServer;
@@ -29,37 +25,18 @@ export interface RunHarness {
 
 /** Registers beforeAll/afterAll hooks and returns the harness they fill in. */
 export function useRunHarness(): RunHarness {
-  let server: ScriptedServer | undefined;
-  let ws: Workspace | undefined;
-  const need = () => {
-    if (!server || !ws) throw new Error('the harness is used before beforeAll ran');
-    return { server, ws };
-  };
-
-  beforeAll(async () => {
-    server = await startScriptedServer();
-    ws = makeWorkspace();
-    ws.fixture('api.openapi.yaml', { BASE_URL: server.url });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    ws?.remove();
-  });
-
+  const shared = useScriptedWorkspace();
   return {
     get server() {
-      return need().server;
+      return shared.server;
     },
     get ws() {
-      return need().ws;
+      return shared.ws;
     },
     run(fixture, args = [], routes, opts = {}) {
-      const { server: s, ws: w } = need();
-      if (routes) s.setRoutes(routes);
-      const file = w.fixture(fixture, { BASE_URL: s.url, ...opts.vars });
-      return runInWorkspace(['arazzo', 'run', file, ...args], { cwd: w.dir, timeoutMs: opts.timeoutMs });
+      const file = shared.prepare(fixture, routes, opts.vars);
+      return runInWorkspace(['arazzo', 'run', file, ...args], { cwd: shared.ws.dir, timeoutMs: opts.timeoutMs });
     },
-    tool: (args, timeoutMs) => runInWorkspace(args, { cwd: need().ws.dir, timeoutMs }),
+    tool: (args, timeoutMs) => runInWorkspace(args, { cwd: shared.ws.dir, timeoutMs }),
   };
 }

@@ -3,17 +3,13 @@
  * workspace holding the shared API description (test/fixtures/run/api.openapi.yaml) pointed at
  * that server. `run()` writes a workflow fixture next to it and runs `tool arazzo run` on it.
  */
-import { afterAll, beforeAll } from '@jest/globals';
 import { ensureBuilt } from './build.js';
 import { runTool, spawnTool, type ToolProcess, type ToolResult } from './run-tool.js';
-import { startScriptedServer, type Routes, type ScriptedServer } from './scripted-server.js';
-import { makeWorkspace, type Workspace } from './workspace.js';
+import type { Routes, ScriptedServer } from './scripted-server.js';
+import { useScriptedWorkspace, type RunOptions } from './scripted-workspace.js';
+import type { Workspace } from './workspace.js';
 
-export interface RunOptions {
-  /** More `{{KEY}}` values for the fixture template. */
-  vars?: Record<string, string>;
-  timeoutMs?: number;
-}
+export type { RunOptions } from './scripted-workspace.js';
 
 export interface RunHarness {
   readonly server: ScriptedServer;
@@ -31,50 +27,32 @@ export interface RunHarness {
 
 /** Registers beforeAll/afterAll hooks and returns the harness they fill in. */
 export function useRunHarness(): RunHarness {
-  let server: ScriptedServer | undefined;
-  let ws: Workspace | undefined;
   const live = new Set<ToolProcess>();
-  const need = () => {
-    if (!server || !ws) throw new Error('the harness is used before beforeAll ran');
-    return { server, ws };
-  };
-  const prepare = (fixture: string, routes: Routes | undefined, vars: Record<string, string> = {}) => {
-    const { server: s, ws: w } = need();
-    if (routes) s.setRoutes(routes);
-    return w.fixture(fixture, { BASE_URL: s.url, ...vars });
-  };
-
-  beforeAll(async () => {
-    await ensureBuilt();
-    server = await startScriptedServer();
-    ws = makeWorkspace();
-    ws.fixture('api.openapi.yaml', { BASE_URL: server.url });
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const p of live) p.child.kill('SIGKILL');
-    await server?.close();
-    ws?.remove();
+  const shared = useScriptedWorkspace({
+    before: ensureBuilt,
+    beforeTimeoutMs: 180_000,
+    after: () => {
+      for (const p of live) p.child.kill('SIGKILL');
+    },
   });
-
   return {
     get server() {
-      return need().server;
+      return shared.server;
     },
     get ws() {
-      return need().ws;
+      return shared.ws;
     },
     run(fixture, args = [], routes, opts = {}) {
-      const file = prepare(fixture, routes, opts.vars);
-      return runTool(['arazzo', 'run', file, ...args], { cwd: need().ws.dir, timeoutMs: opts.timeoutMs });
+      const file = shared.prepare(fixture, routes, opts.vars);
+      return runTool(['arazzo', 'run', file, ...args], { cwd: shared.ws.dir, timeoutMs: opts.timeoutMs });
     },
     start(fixture, args = [], routes) {
-      const file = prepare(fixture, routes);
-      const p = spawnTool(['arazzo', 'run', file, ...args], { cwd: need().ws.dir });
+      const file = shared.prepare(fixture, routes);
+      const p = spawnTool(['arazzo', 'run', file, ...args], { cwd: shared.ws.dir });
       live.add(p);
       void p.result.finally(() => live.delete(p)).catch(() => undefined);
       return p;
     },
-    tool: (args, timeoutMs) => runTool(args, { cwd: need().ws.dir, timeoutMs }),
+    tool: (args, timeoutMs) => runTool(args, { cwd: shared.ws.dir, timeoutMs }),
   };
 }
