@@ -6,9 +6,10 @@
  * transition records the step (`recordStep`) before it leaves, carries the action as `meta` (name,
  * type, outcome) and the plan's label as `description`; failures are data.
  */
-import { FAILED, SUB_STATE, SUCCEEDED, stepTarget } from './state-keys.js';
-import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
-import type { ActionRef, CriteriaParams, TransitionConfig } from './workflow-setup.js';
+import { FAILED, SUB_STATE, SUCCEEDED, TRANSFERRED, stepTarget, subKey } from './state-keys.js';
+import { RUN_STEP_DONE } from './step-runner.js';
+import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowContext, WorkflowPlan } from './types.js';
+import type { ActionRef, CriteriaParams, StateConfig, TransitionConfig } from './workflow-setup.js';
 
 type FailedVia = StepRecord['failedVia'];
 
@@ -30,13 +31,86 @@ export function canRetry(step: StepPlan): boolean {
 
 /** The `recordStep` action of a step (stores the outcome, records the step), optionally marking how a failed step was left. */
 export function recordAction(step: StepPlan, failedVia?: FailedVia): ActionRef {
-  return { type: 'recordStep', params: failedVia ? { stepId: step.stepId, failedVia } : { stepId: step.stepId } };
+  const params: { stepId: string; failedVia?: FailedVia; call?: true } = { stepId: step.stepId };
+  if (failedVia) params.failedVia = failedVia;
+  if (step.call) params.call = true;
+  return { type: 'recordStep', params };
+}
+
+/**
+ * The sub-states where a retry action with a `stepId` (`retryStep_<n>`) or a `workflowId`
+ * (`retryCall_<n>`) runs its step or workflow before the step's `backoff` (v2); `n` is the action's
+ * place in the failure chain. The step runs once whatever its outcome (recorded, no chain applies);
+ * the workflow runs as a nested call with the current workflow's inputs, and its failure fails the
+ * workflow.
+ */
+export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number): Record<string, StateConfig> {
+  const states: Record<string, StateConfig> = {};
+  const backoff = stepTarget(index, step.stepId, SUB_STATE.backoff);
+  step.onFailure.forEach((action, n) => {
+    if (action.type !== 'retry' || action.unsupported) return;
+    if (action.targetIndex !== undefined) {
+      const target = plan.steps[action.targetIndex];
+      if (!target) throw new Error(`step ${step.stepId}: retry action "${action.name}" has no target step`);
+      states[subKey(SUB_STATE.retryStep, n)] = {
+        entry: [{ type: 'startRun', params: { index: action.targetIndex, stepId: target.stepId } }, 'countRun'],
+        on: {
+          [RUN_STEP_DONE]: [
+            { guard: 'budgetSpent', target: FAILED, actions: { type: 'fail', params: { code: 'STEP_BUDGET_EXHAUSTED', stepId: target.stepId } } },
+            { target: backoff, actions: { type: 'recordStep', params: { stepId: target.stepId } } },
+          ],
+        },
+      };
+    } else if (action.workflow !== undefined) {
+      const workflow = action.workflow;
+      states[subKey(SUB_STATE.retryCall, n)] = {
+        entry: 'startRetryCall',
+        invoke: {
+          src: `workflow:${workflow}` as 'runStep',
+          id: workflow,
+          input: ({ context }: { context: WorkflowContext }) => ({
+            inputs: context.inputs,
+            maxSteps: context.run.maxSteps,
+            run: context.run,
+            depth: context.depth + 1,
+            via: [...context.via, step.stepId],
+            actor: `${context.actor}/${step.stepId}/${workflow}`,
+          }),
+          onDone: [
+            { guard: 'callFatal', target: FAILED, actions: ['storeCallResult', 'recordCallSteps', { type: 'failFromCall', params: { stepId: step.stepId } }] },
+            { guard: 'callFailed', target: FAILED, actions: ['storeCallResult', 'recordCallSteps', { type: 'failCall', params: { stepId: step.stepId, action: action.name, workflow } }] },
+            { target: backoff, actions: ['storeCallResult', 'recordCallSteps'] },
+          ],
+        } as unknown as StateConfig['invoke'],
+      };
+    }
+  });
+  return states;
+}
+
+/** Where a retry action goes when it fires: `backoff`, or first the sub-state that runs its step or workflow. */
+function retryTarget(step: StepPlan, index: number, action: ActionPlan): string {
+  const n = step.onFailure.indexOf(action);
+  if (action.targetIndex !== undefined) return stepTarget(index, step.stepId, SUB_STATE.retryStep, n);
+  if (action.workflow !== undefined) return stepTarget(index, step.stepId, SUB_STATE.retryCall, n);
+  return stepTarget(index, step.stepId, SUB_STATE.backoff);
 }
 
 function meta(action: ActionPlan, outcome: ActionOutcome): ActionMeta {
   const found: ActionMeta = { action: action.name, actionType: action.type, outcome };
   if (action.criteriaText !== undefined && action.criteriaText.length > 0) found.criteria = action.criteriaText;
   return found;
+}
+
+/** The transition of a goto to another workflow (v2): the step is recorded and the workflow ends `transferred`. */
+function transferTransition(step: StepPlan, action: ActionPlan, guard: TransitionConfig['guard'], failedVia?: FailedVia): TransitionConfig {
+  return {
+    guard,
+    target: TRANSFERRED,
+    description: action.label,
+    meta: meta(action, 'fired'),
+    actions: [recordAction(step, failedVia), { type: 'transferTo', params: { to: action.workflow!, stepId: step.stepId } }],
+  };
 }
 
 function gotoTarget(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): string {
@@ -83,6 +157,7 @@ function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPla
     case 'end':
       return { guard, target: SUCCEEDED, description: action.label, meta: meta(action, 'fired'), actions };
     case 'goto':
+      if (action.workflow !== undefined) return transferTransition(step, action, guard);
       return { guard, target: gotoTarget(plan, step, action), reenter: true, description: action.label, meta: meta(action, 'fired'), actions };
     default:
       throw new Error(`step ${step.stepId}: a success chain cannot hold a ${action.type} action ("${action.name}")`);
@@ -104,28 +179,35 @@ function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, ac
         },
       ];
     case 'goto':
+      if (action.workflow !== undefined) return [transferTransition(step, action, guard, 'on-failure-goto')];
       return [
         { guard, target: gotoTarget(plan, step, action), reenter: true, description, meta: meta(action, 'fired'), actions: recordAction(step, 'on-failure-goto') },
       ];
-    case 'retry':
-      return [
-        {
-          guard: { type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } },
-          target: stepTarget(index, step.stepId, SUB_STATE.backoff),
-          description,
-          meta: meta(action, 'fired'),
-          actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
-        },
-        {
-          guard,
-          target: FAILED,
-          description,
-          meta: meta(action, 'limitReached'),
-          actions: [
-            recordAction(step),
-            { type: 'fail', params: { code: 'RETRIES_EXHAUSTED', stepId: step.stepId, action: action.name, retryLimit: action.retryLimit } },
-          ],
-        },
-      ];
+    case 'retry': {
+      const retry: TransitionConfig = {
+        guard: { type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } },
+        target: retryTarget(step, index, action),
+        description,
+        meta: meta(action, 'fired'),
+        actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
+      };
+      // v2: a retry whose limit is reached lets the chain go on (limitReachedTransitions come last).
+      return plan.v2 ? [retry] : [retry, limitReachedTransition(step, action)];
+    }
   }
+}
+
+/**
+ * The transition of a retry action whose criteria hold but whose limit is reached: the workflow
+ * fails with RETRIES_EXHAUSTED. In v1 it follows the action's own retry transition; in v2 it comes
+ * after the whole failure chain, so that a later action whose criteria hold is taken first.
+ */
+export function limitReachedTransition(step: StepPlan, action: ActionPlan): TransitionConfig {
+  return {
+    guard: criteriaGuard(action, false),
+    target: FAILED,
+    description: action.label,
+    meta: meta(action, 'limitReached'),
+    actions: [recordAction(step), { type: 'fail', params: { code: 'RETRIES_EXHAUSTED', stepId: step.stepId, action: action.name, retryLimit: action.retryLimit } }],
+  };
 }

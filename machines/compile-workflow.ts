@@ -1,8 +1,17 @@
-import { canRetry, failureTransitions, recordAction, successTransitions } from './chain-transitions.js';
-import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
+import { and } from 'xstate';
+import { canRetry, failureTransitions, limitReachedTransition, recordAction, retrySubStates, successTransitions } from './chain-transitions.js';
+import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget, subKey } from './state-keys.js';
 import { RUN_STEP_DONE, type StepRunner } from './step-runner.js';
-import type { FailureCode, Judge, StepPlan, WorkflowContext, WorkflowPlan } from './types.js';
+import type { FailureCode, Judge, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
+
+/** Default nesting depth of workflow calls (`--tool-max-depth`). */
+export const DEFAULT_MAX_DEPTH = 32;
+
+/** The actor name a workflow's machine is invoked by, in the run's `calls`. */
+export function callActorName(key: string): string {
+  return `workflow:${key}`;
+}
 
 export type { StepRunner } from './step-runner.js';
 
@@ -17,7 +26,7 @@ export type { StepRunner } from './step-runner.js';
  * Throws on a plan that breaks its invariants (a goto without a target, a retry in a success
  * chain): src/run validates first.
  */
-export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: StepRunner) {
+export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: StepRunner, calls?: Record<string, unknown>) {
   const states: Record<string, StateConfig> = {};
   plan.steps.forEach((step, index) => {
     states[stepKey(index, step.stepId)] = stepState(plan, step, index);
@@ -25,13 +34,22 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
   // The label keeps Mermaid from drawing the state as its entry action alone.
   states.succeeded = { type: 'final', description: 'succeeded', entry: 'computeOutputs' };
   states.failed = { type: 'final' };
+  if (transfers(plan)) states.transferred = { type: 'final', description: 'transferred' };
+  const key = plan.key ?? plan.workflowId;
 
-  return workflowSetup(judge, runStep).createMachine({
+  return workflowSetup(judge, runStep, calls).createMachine({
     id: 'workflow',
     description: `Arazzo workflow ${plan.workflowId}`,
     invoke: { src: 'runStep', id: 'runStep' },
+    output: ({ context }) => resultOf(context),
     context: ({ input }) => ({
       workflowId: plan.workflowId,
+      key,
+      via: input.via ?? [],
+      actor: input.actor ?? key,
+      depth: input.depth ?? 0,
+      run: input.run ?? newRunShared(input.maxSteps),
+      v2: plan.v2 === true,
       inputs: input.inputs,
       // A null-prototype object starts in V8's dictionary mode: adding a thousand step ids one by
       // one to a `{}` copied its growing descriptor array each time (O(n²), 6 ms at 1000 steps).
@@ -50,6 +68,25 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
 }
 
 export type WorkflowMachine = ReturnType<typeof compileWorkflow>;
+
+/** What the machines of one run share, for a run that starts with no other machine. */
+export function newRunShared(maxSteps: number, maxDepth = DEFAULT_MAX_DEPTH): RunShared {
+  return { runs: 0, maxSteps, maxDepth, workflows: Object.create(null) as RunShared['workflows'] };
+}
+
+/** How the workflow ended, from its final context. */
+function resultOf(context: WorkflowContext): WorkflowResult {
+  const status = context.failure !== undefined ? 'failed' : context.transfer !== undefined ? 'transferred' : 'succeeded';
+  const result: WorkflowResult = { workflowId: context.workflowId, key: context.key, status, inputs: context.inputs, outputs: status === 'succeeded' ? context.outputs : {}, records: context.records };
+  if (context.failure) result.failure = context.failure;
+  if (context.transfer) result.transfer = context.transfer;
+  return result;
+}
+
+/** Whether a goto of the workflow can transfer to another workflow. */
+function transfers(plan: WorkflowPlan): boolean {
+  return plan.steps.some((step) => [...step.onSuccess, ...step.onFailure].some((action) => action.type === 'goto' && action.workflow !== undefined && !action.unsupported));
+}
 
 /** Where a step goes when it is done and no action moves it elsewhere. */
 function nextTarget(plan: WorkflowPlan, index: number): string {
@@ -75,6 +112,7 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
       ],
     };
   }
+  if (step.call) return callState(plan, step, index);
   // `startRun` reads the budget before `countRun` spends from it.
   const run: ActionRef[] = [{ type: 'startRun', params: { index, stepId: step.stepId } }, 'countRun'];
   const done = { [RUN_STEP_DONE]: doneTransitions(plan, step, index) };
@@ -88,7 +126,70 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
     states: {
       [SUB_STATE.calling]: { entry: run, on: done },
       [SUB_STATE.backoff]: { after: { retryDelay: { target: stepTarget(index, step.stepId, SUB_STATE.calling) } } },
+      ...retrySubStates(plan, step, index),
     },
+  };
+}
+
+/**
+ * A nested workflow step (v2): `calling` asks the runner for the call's inputs (spending one run of
+ * the budget), `invoking` runs the called workflow as a child machine, and `judging` asks the
+ * runner to judge the finished call (success criteria, outputs); the judged outcome takes the
+ * step's ordinary done transitions, chains included. A transfer inside the call moves it to the
+ * `invoking_<n>` state of the target workflow, so that the old child stops and the actor tree does
+ * not grow. A call that stops the run (budget, depth) stops this workflow at once.
+ */
+function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
+  const call = step.call!;
+  const stepId = step.stepId;
+  const judging = stepTarget(index, stepId, SUB_STATE.judging);
+  const workflows = [call.workflow, ...call.transfers.filter((key) => key !== call.workflow)];
+  const invokeStates: Record<string, StateConfig> = {};
+  workflows.forEach((key, n) => {
+    const onDone: TransitionConfig[] = [
+      { guard: 'callFatal', target: FAILED, actions: ['storeCallResult', recordAction(step), { type: 'failFromCall', params: { stepId } }] },
+      ...workflows.map((to, m) => ({ guard: { type: 'transferredTo' as const, params: { to } }, target: stepTarget(index, stepId, SUB_STATE.invoking, m), reenter: true, actions: 'storeCallResult' as const })),
+      { target: judging, actions: 'storeCallResult' },
+    ];
+    invokeStates[subKey(SUB_STATE.invoking, n)] = {
+      invoke: {
+        src: callActorName(key) as 'runStep',
+        id: key,
+        input: ({ context }: { context: WorkflowContext }) => ({
+          inputs: context.call?.inputs ?? {},
+          maxSteps: context.run.maxSteps,
+          run: context.run,
+          depth: context.depth + 1,
+          via: [...context.via, stepId],
+          actor: `${context.actor}/${stepId}/${key}`,
+        }),
+        onDone,
+      } as unknown as StateConfig['invoke'],
+    };
+  });
+  const states: Record<string, StateConfig> = {
+    [SUB_STATE.calling]: {
+      entry: [{ type: 'startRun', params: { index, stepId, phase: 'call' } }, 'countRun'],
+      on: {
+        // Anything else (the inputs could not be evaluated) is the step's failure: the step's done transitions.
+        [RUN_STEP_DONE]: [
+          { guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') },
+          { guard: and(['callReady', 'depthExceeded']), target: FAILED, actions: [recordAction(step), { type: 'failDepth', params: { stepId } }] },
+          { guard: 'callReady', target: stepTarget(index, stepId, SUB_STATE.invoking), actions: 'startCall' },
+        ],
+      },
+    },
+    ...invokeStates,
+    [SUB_STATE.judging]: { entry: { type: 'startRun', params: { index, stepId, phase: 'judge' } } },
+    ...retrySubStates(plan, step, index),
+  };
+  if (canRetry(step)) states[SUB_STATE.backoff] = { after: { retryDelay: { target: stepTarget(index, stepId, SUB_STATE.calling) } } };
+  return {
+    meta: { stepId, index },
+    entry: { type: 'enterStep', params: { index } },
+    initial: SUB_STATE.calling,
+    on: { [RUN_STEP_DONE]: doneTransitions(plan, step, index) },
+    states,
   };
 }
 
@@ -107,6 +208,8 @@ function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number): Tra
   // "No success action applies": on to the next step.
   transitions.push({ guard: 'stepSucceeded', target: next, reenter: true, actions: record });
   for (const action of step.onFailure) transitions.push(...failureTransitions(plan, step, index, action));
+  // v2: no later action applies, so a retry whose criteria hold has reached its limit.
+  if (plan.v2) for (const action of step.onFailure) if (action.type === 'retry' && !action.unsupported) transitions.push(limitReachedTransition(step, action));
   // "No failure action applies" (or there is no failure chain): the step's failure stops the workflow.
   transitions.push({ target: FAILED, actions: [record, failAction(step, 'STEP_FAILED')] });
   return transitions;

@@ -8,6 +8,12 @@
 export const SUB_STATE = {
   calling: 'calling',
   backoff: 'backoff',
+  /** A nested step (v2): the called workflow runs (`invoking`, or `invoking_<n>` for the n-th workflow a transfer can move the call to), then the step is judged. */
+  invoking: 'invoking',
+  judging: 'judging',
+  /** A retry action with a `stepId` or `workflowId` (v2) runs it here before `backoff`; `_<n>` is the action's place in the chain. */
+  retryStep: 'retryStep',
+  retryCall: 'retryCall',
 } as const;
 
 export type SubState = (typeof SUB_STATE)[keyof typeof SUB_STATE];
@@ -17,10 +23,17 @@ export function stepKey(index: number, stepId: string): string {
   return `s${index}_${stepId.replace(/[^A-Za-z0-9_]/g, '_')}`;
 }
 
-/** Absolute target of a step's state, or of one of its sub-states. */
-export function stepTarget(index: number, stepId: string, sub?: SubState): string {
-  return `#workflow.${stepKey(index, stepId)}${sub ? `.${sub}` : ''}`;
+/** Absolute target of a step's state, or of one of its sub-states (`n`: which one of several, e.g. `invoking_1`). */
+export function stepTarget(index: number, stepId: string, sub?: SubState, n?: number): string {
+  return `#workflow.${stepKey(index, stepId)}${sub ? `.${subKey(sub, n)}` : ''}`;
+}
+
+/** Key of a sub-state: `invoking`, or `invoking_<n>` for the n-th of its kind. */
+export function subKey(sub: SubState, n?: number): string {
+  return n === undefined || n === 0 ? sub : `${sub}_${n}`;
 }
 
 export const SUCCEEDED = '#workflow.succeeded';
 export const FAILED = '#workflow.failed';
+/** The final state of a workflow that ended by a goto to another workflow (v2). */
+export const TRANSFERRED = '#workflow.transferred';

@@ -10,8 +10,10 @@ export interface ActionPlan {
   type: 'end' | 'goto' | 'retry';
   /** Id of the action's criteria set for the judge; undefined means the action always fires. */
   criteriaId?: number;
-  /** Index of the goto target step. */
+  /** Index of the goto target step; for a retry with `stepId` (v2), the step run once before the retry. */
   targetIndex?: number;
+  /** A goto to a workflow (a transfer) or a retry with `workflowId` (v2): the workflow's key, as in WorkflowPlan.key. */
+  workflow?: string;
   retryAfterSeconds: number;
   retryLimit: number;
   /** Why dispatching this action is a hard error in v1 (replay, cross-workflow goto, regex/jsonpath criteria, context); the failure's reason. */
@@ -56,13 +58,26 @@ export interface StepPlan {
   /** Where each chain came from, for graphs: 'step' | 'workflow' | 'none' (explicit []). */
   onSuccessFrom: ChainSource;
   onFailureFrom: ChainSource;
+  /**
+   * A nested workflow step (v2): the key of the workflow it calls, and the keys of the workflows
+   * a goto inside that call can transfer to (transitively), each of which the step may end up running instead.
+   */
+  call?: { workflow: string; transfers: string[] };
 }
 
-export type ChainSource = 'step' | 'workflow' | 'none';
+/** Where a step's chain came from; `merged` (v2): the step's actions, then the workflow's it does not name. */
+export type ChainSource = 'step' | 'workflow' | 'merged' | 'none';
 
 export interface WorkflowPlan {
   workflowId: string;
+  /** The workflow's key among the run's workflows: its id, or `<source>.<id>` for one of an arazzo source (v2). Defaults to workflowId. */
+  key?: string;
   steps: StepPlan[];
+  /**
+   * v2 run semantics: step records carry `workflowId`, and a retry whose limit is reached lets the
+   * chain go on with the next action whose criteria hold (v1 stops at once).
+   */
+  v2?: true;
 }
 
 /** What one run of a step body produced: the output of the `runStep.done` event. */
@@ -86,6 +101,28 @@ export interface StepOutcome {
   data?: Record<string, unknown>;
   /** False when no expression reads this step's `data` later: `$steps.<id>` then keeps only the outputs, and the run less memory. */
   keepData?: boolean;
+  /** A nested step's call is ready (v2): the called workflow's inputs, evaluated from the step's parameters. */
+  call?: { inputs: Record<string, unknown> };
+}
+
+/** A goto from a step of one workflow to another workflow (v2). */
+export interface Transfer {
+  from: string;
+  stepId: string;
+  to: string;
+}
+
+/** What a workflow machine ends with (its `output`): how it ended, its outputs and step records. */
+export interface WorkflowResult {
+  workflowId: string;
+  key: string;
+  status: 'succeeded' | 'failed' | 'transferred';
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  records: StepRecord[];
+  failure?: RunFailure;
+  /** The workflow ended with a goto to another workflow: its key, and the step that went. */
+  transfer?: { to: string; stepId: string };
 }
 
 /** One entry of the run record's `steps`. */
@@ -95,6 +132,12 @@ export interface StepRecord {
   dryRun: boolean;
   outputs: Record<string, unknown>;
   failedVia?: 'on-failure-end' | 'on-failure-goto';
+  /** v2: the workflow the step belongs to. */
+  workflowId?: string;
+  /** v2, a nested step: the called workflow's own step records (and those of the workflows it transferred to). */
+  steps?: StepRecord[];
+  /** v2, a nested step whose call transferred to other workflows. */
+  transfers?: Transfer[];
 }
 
 export type FailureCode =
@@ -103,6 +146,8 @@ export type FailureCode =
   | 'RETRIES_EXHAUSTED'
   | 'STEP_BUDGET_EXHAUSTED'
   | 'UNSUPPORTED'
+  | 'DEPTH_EXCEEDED'
+  | 'CALL_FAILED'
   | 'INTERNAL';
 
 /**
@@ -114,6 +159,10 @@ export type FailureCode =
  * - `RETRIES_EXHAUSTED`: `action` reached `retryLimit`; `reason` from the last outcome.
  * - `UNSUPPORTED`: `reason` says what v1 cannot run.
  * - `STEP_BUDGET_EXHAUSTED`: nothing more.
+ * - `DEPTH_EXCEEDED`: a nested call would pass `maxDepth` (`depth`: the call's depth).
+ * - `CALL_FAILED`: the workflow a retry action runs (`action`, `workflow`) failed; `cause` says how.
+ * A failure that happened inside a nested call and stops the whole run (budget, depth) carries
+ * `via`: the nested step ids that led to it, outermost first.
  */
 export interface RunFailure {
   code: FailureCode;
@@ -125,6 +174,11 @@ export interface RunFailure {
   reason?: string;
   /** `reason` is the message of a crash of the step body (a bug). */
   crashed?: true;
+  depth?: number;
+  maxDepth?: number;
+  workflow?: string;
+  cause?: RunFailure;
+  via?: string[];
 }
 
 /** What later steps can see of a step: its outputs and whatever its outcome's `data` held (request, response). */
@@ -133,8 +187,44 @@ export interface StepState {
   [key: string]: unknown;
 }
 
+/**
+ * What every workflow machine of one run shares, by reference (v2 runs nest, chain and transfer
+ * machines): the step budget spent so far, the depth limit, and the latest inputs and outputs of
+ * each workflow that finished (`$workflows.<id>`).
+ */
+export interface RunShared {
+  runs: number;
+  maxSteps: number;
+  maxDepth: number;
+  workflows: Record<string, { inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
+}
+
+/** The nested call a step is making: the records and transfers of the workflows it ran so far. */
+export interface CallState {
+  /** The called workflow's inputs (those of the workflows it transfers to, too). */
+  inputs: Record<string, unknown>;
+  records: StepRecord[];
+  transfers: Transfer[];
+  result?: WorkflowResult;
+}
+
 export interface WorkflowContext {
   workflowId: string;
+  /** The workflow's key among the run's workflows (WorkflowPlan.key). */
+  key: string;
+  /** Where this machine runs: the nested step ids that called it, outermost first (empty for a top-level workflow). */
+  via: string[];
+  /** The actor path of this machine: `main`, `main/callLogin/login` for the workflow step callLogin of main calls (traces show it). */
+  actor: string;
+  /** Calls above this machine (0 for a top-level workflow). */
+  depth: number;
+  run: RunShared;
+  /** The current step's nested call (v2). */
+  call?: CallState;
+  /** The workflow ended with a goto to another workflow (v2). */
+  transfer?: { to: string; stepId: string };
+  /** v2 records (WorkflowPlan.v2). */
+  v2: boolean;
   inputs: Record<string, unknown>;
   /** Expression data of the latest run of each step, by stepId: the fields of StepOutcome.data plus `outputs`. */
   steps: Record<string, StepState>;
@@ -156,6 +246,11 @@ export interface WorkflowContext {
 export interface WorkflowInput {
   inputs: Record<string, unknown>;
   maxSteps: number;
+  /** Shared with the other machines of the run; a new one (maxDepth 32) when absent. */
+  run?: RunShared;
+  depth?: number;
+  via?: string[];
+  actor?: string;
 }
 
 /** Input of one step run: what the `runStep` actor receives in a `run` event. */
@@ -164,6 +259,13 @@ export interface RunStepInput {
   stepId: string;
   inputs: Record<string, unknown>;
   steps: WorkflowContext['steps'];
+  /** Nested step ids above this workflow, for progress lines (`callLogin/doLogin`). */
+  via: readonly string[];
+  /** `$workflows.<id>` of the run. */
+  workflows: RunShared['workflows'];
+  /** A nested step (v2): `call` evaluates the call's inputs; `judge` judges the finished call (`result`). */
+  phase?: 'call' | 'judge';
+  result?: WorkflowResult;
 }
 
 /**

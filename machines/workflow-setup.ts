@@ -1,7 +1,16 @@
 import { sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
 import { RUN_STEP_DONE, stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
-import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput } from './types.js';
+import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput, WorkflowResult } from './types.js';
+
+/** The event a workflow machine invoked by a nested step (or a retry) sends its parent when it ends. */
+export interface CallDoneEvent {
+  type: `xstate.done.actor.${string}`;
+  output: WorkflowResult;
+}
+
+/** Failures inside a nested call that stop the whole run, whatever the caller's chains say. */
+const FATAL: ReadonlySet<FailureCode> = new Set(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
 
 /** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
 export interface FailParams {
@@ -31,16 +40,31 @@ export interface CriteriaParams {
  * src/run's reporter) copy what they need when they receive it; test/machines/in-place-context.test.ts
  * checks that every snapshot observers receive is consistent.
  */
-export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
+export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, calls?: Record<string, unknown>) {
+  // Nested calls (v2) invoke other workflows' machines by key: `calls` is filled with them once
+  // every workflow of the run is compiled (they may call each other), and XState looks actors up
+  // by name when it invokes them, so each machine's actors inherit from the one shared object.
+  const actors = Object.create(calls ?? null) as { runStep: ReturnType<typeof stepRunnerActor> };
+  actors.runStep = stepRunnerActor(runStep ?? missingRunner);
   return setup({
-    types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent; meta: StepMeta; transitionMeta: ActionMeta },
-    actors: {
-      runStep: stepRunnerActor(runStep ?? missingRunner),
-    },
+    types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent | CallDoneEvent; meta: StepMeta; transitionMeta: ActionMeta },
+    actors,
     guards: {
       // The run event found the budget spent (the runner answers without running); on entering a
       // step v1 cannot run, which sends no run event, the context says it.
-      budgetSpent: ({ context, event }) => (event.type === RUN_STEP_DONE ? event.output.budgetSpent === true : context.runs >= context.maxSteps),
+      budgetSpent: ({ context, event }) => (event.type === RUN_STEP_DONE ? (event as RunStepEvent).output.budgetSpent === true : context.run.runs >= context.run.maxSteps),
+      /** A nested step's call inputs are ready (v2). */
+      callReady: ({ event }) => outcomeOf(event)?.call !== undefined,
+      /** A nested call from here would be deeper than the run allows. */
+      depthExceeded: ({ context }) => context.depth + 1 > context.run.maxDepth,
+      /** The called workflow ended by a transfer to workflow `to`. */
+      transferredTo: ({ event }, params: { to: string }) => resultOf(event)?.transfer?.to === params.to,
+      /** The called workflow stopped for a reason that stops the run (budget, depth). */
+      callFatal: ({ event }) => {
+        const failure = resultOf(event)?.failure;
+        return failure !== undefined && FATAL.has(failure.code);
+      },
+      callFailed: ({ event }) => resultOf(event)?.status !== 'succeeded',
       // Judged on the `runStep.done` transitions themselves, before `recordStep` stores the outcome.
       wasDryRun: ({ event }) => outcomeOf(event)?.dryRun === true,
       stepSucceeded: ({ event }) => outcomeOf(event)?.ok === true,
@@ -69,20 +93,76 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
        * count to tell the runner whether the budget was spent (a step v1 cannot run counts too).
        */
       countRun: ({ context }) => {
-        if (context.runs < context.maxSteps) context.runs += 1;
+        if (context.run.runs < context.run.maxSteps) {
+          context.run.runs += 1;
+          context.runs += 1;
+        }
       },
-      /** Sends the `runStep` actor a `run` event for this step; when the budget is spent, the event says so and nothing runs. */
-      startRun: sendTo('runStep', ({ context }, params: { index: number; stepId: string }): RunEvent => {
-        const event: RunEvent = { type: 'run', input: { stepIndex: params.index, stepId: params.stepId, inputs: context.inputs, steps: context.steps } };
-        if (context.runs >= context.maxSteps) event.budgetSpent = true;
+      /**
+       * Sends the `runStep` actor a `run` event for this step; when the budget is spent, the event
+       * says so and nothing runs. A nested step's `judge` phase judges the call that ran and spends nothing.
+       */
+      startRun: sendTo('runStep', ({ context }, params: { index: number; stepId: string; phase?: 'call' | 'judge' }): RunEvent => {
+        const input: RunEvent['input'] = { stepIndex: params.index, stepId: params.stepId, inputs: context.inputs, steps: context.steps, via: context.via, workflows: context.run.workflows };
+        const event: RunEvent = { type: 'run', input };
+        if (params.phase !== undefined) input.phase = params.phase;
+        if (params.phase === 'judge') input.result = context.call?.result;
+        else if (context.run.runs >= context.run.maxSteps) event.budgetSpent = true;
         return event;
       }),
+      /** A nested step's call starts (again): with the inputs the runner evaluated, and nothing run yet. */
+      startCall: ({ context, event }) => {
+        context.call = { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [] };
+      },
+      /**
+       * A workflow the call ran has ended: its records join the call's, a transfer is noted, and its
+       * inputs and outputs become `$workflows.<id>`.
+       */
+      storeCallResult: ({ context, event }) => {
+        const result = resultOf(event);
+        const call = context.call;
+        if (!result || !call) return;
+        call.records.push(...result.records);
+        call.result = result;
+        context.run.workflows[result.key] = { inputs: result.inputs, outputs: result.outputs };
+        if (result.transfer) call.transfers.push({ from: result.workflowId, stepId: result.transfer.stepId, to: result.transfer.to });
+        // A fatal failure ends this workflow too, and the step's record needs an outcome to show.
+        context.last = { statusCode: 0, ok: false, dryRun: false, outputs: {} };
+      },
+      /** A nested call from step `stepId` would pass the depth limit. */
+      failDepth: ({ context }, params: { stepId: string }) => {
+        context.failure = { code: 'DEPTH_EXCEEDED', stepId: params.stepId, depth: context.depth + 1, maxDepth: context.run.maxDepth };
+      },
+      /** The workflow a retry action ran before retrying failed: the step's workflow fails with it. */
+      failCall: ({ context }, params: { stepId: string; action: string; workflow: string }) => {
+        const failure: RunFailure = { code: 'CALL_FAILED', stepId: params.stepId, action: params.action, workflow: params.workflow };
+        const cause = context.call?.result?.failure;
+        if (cause) failure.cause = cause;
+        context.failure = failure;
+      },
+      /** A retry action's workflow starts (v2): with the current workflow's inputs. */
+      startRetryCall: ({ context }) => {
+        context.call = { inputs: context.inputs, records: [], transfers: [] };
+      },
+      /** The step records of a retry action's workflow join this workflow's (each carries its own workflowId). */
+      recordCallSteps: ({ context }) => {
+        if (context.call) context.records.push(...context.call.records);
+      },
+      /** The called workflow stopped the run: this workflow stops with the same failure, through this step. */
+      failFromCall: ({ context }, params: { stepId: string }) => {
+        const failure = context.call?.result?.failure;
+        if (failure) context.failure = { ...failure, via: [params.stepId, ...(failure.via ?? [])] };
+      },
+      /** The workflow ends by a goto to another workflow (v2): the run starts that one next. */
+      transferTo: ({ context }, params: { to: string; stepId: string }) => {
+        context.transfer = { to: params.to, stepId: params.stepId };
+      },
       /**
        * Stores the step's outcome (from the `runStep.done` event) in `last`, appends the step to
        * the run record and makes its outputs (and, when read later, its request and response)
        * visible to later steps as `steps.<stepId>`.
        */
-      recordStep: ({ context, event }, params: { stepId: string; failedVia?: StepRecord['failedVia'] }) => {
+      recordStep: ({ context, event }, params: { stepId: string; failedVia?: StepRecord['failedVia']; call?: true }) => {
         const last = outcomeOf(event) ?? context.last;
         context.last = last;
         const ok = last?.ok === true || last?.dryRun === true;
@@ -93,6 +173,11 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined) {
           outputs: ok ? (last?.outputs ?? {}) : {},
         };
         if (params.failedVia) record.failedVia = params.failedVia;
+        if (context.v2) record.workflowId = context.workflowId;
+        if (params.call && context.call) {
+          record.steps = context.call.records;
+          if (context.call.transfers.length > 0) record.transfers = context.call.transfers;
+        }
         context.records.push(record);
         // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
         const data = last?.keepData === false ? undefined : (last?.data as object | undefined);
@@ -128,6 +213,11 @@ async function missingRunner(): Promise<StepOutcome> {
 /** The step outcome a `runStep.done` event carries (undefined for the other events: init, a retry's delay). */
 function outcomeOf(event: RunStepEvent | { type: string }): StepOutcome | undefined {
   return event.type === RUN_STEP_DONE ? (event as RunStepEvent).output : undefined;
+}
+
+/** The result a called workflow's done event carries. */
+function resultOf(event: { type: string }): WorkflowResult | undefined {
+  return event.type.startsWith('xstate.done.actor.') ? (event as CallDoneEvent).output : undefined;
 }
 
 /** The failure `fail` records: its parameters, and the outcome's reason when the step's outcome is the cause. */

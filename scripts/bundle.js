@@ -7,9 +7,10 @@
  * as new as dist/src/bin.js. Run by `npm run build` after tsc. The bundle is an optimisation: if
  * esbuild is missing or fails, this warns and exits 0, and bin/tool.js loads dist/src/ instead.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -89,10 +90,50 @@ const lazyListFormat = {
   },
 };
 
+/**
+ * `yaml` is loaded on first use (src/arazzo/yaml-library.ts) with a synchronous require, which
+ * esbuild cannot see through `createRequire(import.meta.url)`. This hands it the bundle's own copy:
+ * a plain `require('yaml')`, which esbuild bundles and evaluates only when it is called. The build
+ * fails if the line is not there, so the laziness cannot silently turn into an unbundled require.
+ */
+const lazyYaml = {
+  name: 'lazy-yaml',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]dist[\\/]src[\\/]arazzo[\\/]yaml-library\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const call = /createRequire\(import\.meta\.url\)\((['"])yaml\1\)/g;
+      const found = text.match(call) ?? [];
+      if (found.length !== 1) throw new Error(`${args.path}: expected one createRequire(import.meta.url)('yaml'), found ${found.length}`);
+      return { contents: text.replace(call, "require('yaml')"), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * One output file of the split ES module build as a CommonJS script for src/bundle/script-loader.ts:
+ * imports become require() calls (dynamic ones too, which the loader resolves among the chunks),
+ * `import.meta.url` the file's own URL. Strict, as the module was.
+ */
+async function toScript(transform, text) {
+  const { code } = await transform(text, {
+    format: 'cjs',
+    loader: 'js',
+    platform: 'node',
+    target: 'node20',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__toolImportMetaUrl' },
+    logOverride: { 'empty-import-meta': 'error' },
+    logLevel: 'error',
+  });
+  const metaUrl = code.includes('__toolImportMetaUrl') ? 'var __toolImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' : '';
+  return `"use strict";${metaUrl}${code}`;
+}
+
 rmSync(outdir, { recursive: true, force: true });
 try {
-  const { build } = await import('esbuild');
-  await build({
+  const { build, transform } = await import('esbuild');
+  // 1. The program, split into lazily loaded chunks, in memory.
+  const { outputFiles } = await build({
     entryPoints: { tool: join(root, 'dist', 'src', 'bin.js') },
     outdir,
     bundle: true,
@@ -100,11 +141,35 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Bundled CommonJS dependencies (clipanion, typanion, yaml, got's helpers) call require() for
-    // Node's built-ins; an ES module has no require, so give each output file one.
-    banner: { js: "import { createRequire as __toolCreateRequire } from 'node:module';\nconst require = __toolCreateRequire(import.meta.url);" },
+    outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [commonJsNamedExports, noHttp2, lazyListFormat],
+    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml],
+    write: false,
+    logLevel: 'warning',
+  });
+  // 2. Each file as a CommonJS script, so that src/bundle/script-loader.ts can compile it with
+  //    V8's code cache (Node 20 caches no ES modules); the bundle id names that cache.
+  const id = createHash('sha256');
+  for (const file of outputFiles.sort((a, b) => a.path.localeCompare(b.path))) {
+    const script = await toScript(transform, file.text);
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, script);
+    id.update(`${relative(outdir, file.path)}\0${script}\0`);
+  }
+  // 3. dist/bundle/tool.js, which bin/tool.js imports: the loader, started on tool.cjs.
+  const bundleId = id.digest('hex').slice(0, 16);
+  await build({
+    stdin: {
+      contents: `import { startBundle } from './dist/src/bundle/start-bundle.js';\nstartBundle(new URL('./tool.cjs', import.meta.url), ${JSON.stringify(bundleId)});\n`,
+      resolveDir: root,
+      sourcefile: 'tool.js',
+      loader: 'js',
+    },
+    outfile: join(outdir, 'tool.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
     logLevel: 'warning',
   });
 } catch (error) {

@@ -1,21 +1,13 @@
 /** The only module that touches `process`: argv, env, streams, signals and the exit code. */
-import { setFlagsFromString } from 'node:v8';
 import { wantsColor } from './cli/context.js';
 import { EXIT } from './cli/exit-codes.js';
 import { GuardedStream } from './cli/guarded-stream.js';
 import { runCli, wantsDebug } from './cli/run-cli.js';
+import { setMemoryFlags } from './v8-flags.js';
 
-// Memory: a 1000-step run peaked at 132 MiB of RSS; with these two, 92-97 MiB at the same speed
-// (a 5000-step run: 265 -> 169 MiB, ~7% slower from the extra full GCs).
-// - The young generation stays at its initial 1 MiB semi-spaces instead of doubling up to 16 MiB
-//   (-25 MiB): a run allocates steadily but keeps little of it.
-// - The old generation may grow 40% over what survived the last full GC before the next one,
-//   instead of up to 4x on this machine's heap limit (-8 MiB): the document and the machine are
-//   live for the whole run, and the limit scaled with them.
-// V8 reads both each time it sizes a space, so setting them after start-up takes effect (unlike
-// --max-semi-space-size, fixed when the heap is created). docs/performance.md has the numbers.
-setFlagsFromString('--semi-space-growth-factor=1');
-setFlagsFromString('--heap-growing-percent=40');
+// Memory flags for long runs (v8-flags.ts). The bundle's loader sets them before this module is
+// compiled (src/bundle/start-bundle.ts); setting them again is a no-op.
+setMemoryFlags();
 
 // Node prints its own warnings ("(node:PID) Warning: ...") on stderr; they are not for users of
 // tool, whose stderr is its own. --debug (or TOOL_DEBUG=1) shows them.
@@ -48,7 +40,8 @@ for (const name of Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]) {
   });
 }
 
-const code = await runCli(process.argv.slice(2), {
+// No top-level await: the bundle runs this module as a CommonJS script (scripts/bundle.js).
+void runCli(process.argv.slice(2), {
   stdin: process.stdin,
   stdout,
   stderr,
@@ -57,8 +50,10 @@ const code = await runCli(process.argv.slice(2), {
   colors: wantsColor(process.env, process.stderr.isTTY === true),
   stderrIsTTY: process.stderr.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY === true,
+  stdinIsTTY: process.stdin.isTTY === true,
   signal: controller.signal,
   debug,
+}).then((code) => {
+  // Commands report an interruption as EXIT.INTERRUPTED (130); the code names the signal that caused it.
+  process.exitCode = code === EXIT.INTERRUPTED && stoppedBy !== undefined ? SIGNAL_EXIT_CODES[stoppedBy] : code;
 });
-// Commands report an interruption as EXIT.INTERRUPTED (130); the code names the signal that caused it.
-process.exitCode = code === EXIT.INTERRUPTED && stoppedBy !== undefined ? SIGNAL_EXIT_CODES[stoppedBy] : code;

@@ -1,4 +1,4 @@
-import { readSteps, type StepsNode } from './read-steps.js';
+import { readSteps, type StepsEdge, type StepsNode } from './read-steps.js';
 import { quote } from './to-dot.js';
 
 const INDENT = '  ';
@@ -32,10 +32,24 @@ export function stepsToDot(machineConfig: object): string {
     if (edge.from === edge.to) label = label.replace(/^/gm, '  ');
     if (label !== '') attrs.push(`label=${quote(label)}`);
     if (edge.failure) attrs.push(`color=${quote(FAILURE_COLOUR)}`, `fontcolor=${quote(FAILURE_COLOUR)}`);
+    attrs.push(`id=${quote(stepsEdgeId(edge))}`);
     lines.push(`${INDENT}${quote(edge.from)} -> ${quote(edge.to)}${attrs.length > 0 ? ` [${attrs.join(', ')}]` : ''};`);
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
+}
+
+/** The SVG id of a node of the steps chart: `node-<state key>` (`node-s2_requestAdoption`, `node-failed`); the live view finds nodes by it. */
+export function stepsNodeId(key: string): string {
+  return `node-${key}`;
+}
+
+/**
+ * The SVG id of an edge of the steps chart: `edge-<from>-<to>`, with `-fail` for the failure side
+ * (a step can reach the same target from both sides). State keys hold no `-`, so ids are unique.
+ */
+export function stepsEdgeId(edge: Pick<StepsEdge, 'from' | 'to' | 'failure'>): string {
+  return `edge-${edge.from}-${edge.to}${edge.failure ? '-fail' : ''}`;
 }
 
 function nodeAttributes(node: StepsNode): string[] {
@@ -44,5 +58,6 @@ function nodeAttributes(node: StepsNode): string[] {
   if (node.kind === 'succeeded' || node.kind === 'failed') attrs.push('peripheries=2');
   if (node.kind === 'failed') attrs.push(`color=${quote(FAILURE_COLOUR)}`);
   if (node.unreachable) attrs.push('style="rounded,dashed"');
+  attrs.push(`id=${quote(stepsNodeId(node.id))}`);
   return attrs;
 }

@@ -36,13 +36,13 @@ export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow
   const parameters = [...inherited, ...own];
   const pathParams = operation.pathTemplate.flatMap((part) => ('param' in part ? [part.param] : []));
   const route = operation.path === undefined ? '' : ` (${operation.method === undefined ? '' : `${operation.method.toUpperCase()} `}${operation.path})`;
-  const operationLabel = `operation "${operationIdOf(step)}"${route}`;
+  const operationLabel = step.operationId === undefined ? `the operation at operationPath${route}` : `operation "${operationIdOf(step)}"${route}`;
 
   for (const name of new Set(pathParams)) {
     if (parameters.some((p) => p.name === name && locationOf(p, operation) === 'path')) continue;
     report.error(
       'MISSING_PATH_PARAMETER',
-      childPointer(step.pointer, step.parameters.length > 0 ? 'parameters' : 'operationId'),
+      childPointer(step.pointer, step.parameters.length > 0 ? 'parameters' : step.operationId === undefined ? 'operationPath' : 'operationId'),
       `${operationLabel} needs path parameter "${name}", which no parameter of step "${step.stepId ?? ''}" fills; add one with name: ${name} and in: path`,
     );
   }

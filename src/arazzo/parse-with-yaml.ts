@@ -1,9 +1,10 @@
-import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { MAX_DOCUMENT_DEPTH } from './check-depth.js';
 import { ArazzoLoadError } from './errors.js';
 import { formatExcerpt } from './format-excerpt.js';
 import type { Position } from './model.js';
 import { isStackOverflow } from '../expressions/stringify-json.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /**
  * Parses the text with the `yaml` library's full syntax tree and returns its value: the path that
@@ -12,6 +13,7 @@ import { isStackOverflow } from '../expressions/stringify-json.js';
  * it nests too deep for the library to read.
  */
 export function parseWithYaml(text: string, file: string, maxAliasCount: number): unknown {
+  const { isMap, isSeq, LineCounter, parseDocument } = yamlLibrary();
   const lines = new LineCounter();
   const fail = (code: 'YAML_SYNTAX' | 'NOT_AN_OBJECT' | 'ALIAS_LIMIT' | 'TOO_DEEP', message: string, pos?: Position, hint?: string): never => {
     const where = pos ? `${file}:${pos.line}:${pos.col}` : file;
@@ -134,6 +136,7 @@ function duplicateKeyMessage(text: string, offset: number): string {
 }
 
 function findUnresolvedAlias(doc: Document): { name: string; offset: number } | undefined {
+  const { isAlias, visit } = yamlLibrary();
   let found: { name: string; offset: number } | undefined;
   visit(doc, {
     Alias(_key, node) {

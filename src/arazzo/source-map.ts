@@ -1,6 +1,7 @@
-import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import type { LineCounter, Node as YamlNode } from 'yaml';
 import { formatPointer, parsePointer } from '../expressions/json-pointer.js';
 import type { Position } from './model.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** JSON pointer -> line:col of every node in a parsed YAML document. */
 export type SourceMap = Map<string, Position>;
@@ -11,6 +12,7 @@ export type SourceMap = Map<string, Position>;
  * (`steps:`), so a finding about a block lands on the line that names it.
  */
 export function buildSourceMap(root: YamlNode | null | undefined, lines: LineCounter): SourceMap {
+  const { isMap, isPair, isScalar, isSeq } = yamlLibrary();
   const map: SourceMap = new Map();
   const at = (offset: number): Position => lines.linePos(offset);
   // Pointers are extended one escaped token at a time (not re-formatted from a token list at every
@@ -45,6 +47,7 @@ export function lazyLocator(text: string): (pointer: string) => Position | undef
   let map: SourceMap | undefined;
   return (pointer) => {
     if (map === undefined) {
+      const { LineCounter, parseDocument } = yamlLibrary();
       const lines = new LineCounter();
       map = buildSourceMap(parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }).contents, lines);
     }
@@ -68,6 +71,7 @@ export function locateIn(map: SourceMap, pointer: string): Position | undefined 
 }
 
 function startOf(node: unknown): number | undefined {
+  const { isAlias, isCollection, isScalar } = yamlLibrary();
   if (isScalar(node) || isCollection(node) || isAlias(node)) return node.range?.[0];
   return undefined;
 }
@@ -78,6 +82,7 @@ function hasText(node: { range?: [number, number, number] | null }): boolean {
 }
 
 function keyText(key: unknown): string {
+  const { isCollection, isScalar } = yamlLibrary();
   if (isScalar(key)) return String(key.value);
   if (isCollection(key)) return JSON.stringify(key.toJSON());
   return String(key);

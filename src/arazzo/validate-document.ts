@@ -1,5 +1,6 @@
 import { parsePointer, resolvePointer } from '../expressions/json-pointer.js';
 import { checkIds } from './check-ids.js';
+import type { LoadPathOperations } from './check-operation-paths.js';
 import { checkOperations, type LoadOperations } from './check-operations.js';
 import { checkStructure } from './check-structure.js';
 import { checkComponents, checkWorkflows } from './check-workflows.js';
@@ -11,6 +12,8 @@ import type { RunnerVersion } from './runner-version.js';
 export interface ValidateOptions {
   /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
   loadOperations?: LoadOperations;
+  /** v2: every operation of a source description (its url as written), for operationPath steps; without it they are not looked up. */
+  loadPathOperations?: LoadPathOperations;
   /** The runner the document is checked for (v1 by default); v2 adds its own checks (check-v2.ts). */
   runner?: RunnerVersion;
 }
@@ -28,6 +31,11 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   checkWorkflows(doc.model, rawAt, parsed, report);
   checkComponents(doc.model, rawAt, parsed, report);
   await checkOperations(doc.model, options.loadOperations, report);
-  if (options.runner === 'v2') await (await import('./check-v2.js')).checkForV2(doc.model, report);
+  if (options.runner === 'v2') {
+    await (await import('./check-v2.js')).checkForV2(doc.model, report);
+    (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report);
+    await (await import('./check-operation-paths.js')).checkOperationPaths(doc.model, options.loadPathOperations, report);
+    await (await import('./check-replacements.js')).checkReplacements(doc.model, report);
+  }
   return sortFindings(locateFindings(report.findings, doc.locate));
 }

@@ -19,7 +19,7 @@ export interface ParsedStore {
 }
 
 /** Bumped whenever the serialised shape changes; the tool version is part of the key too (a new parser may index differently). */
-const PARSED_FORMAT = 1;
+const PARSED_FORMAT = 2;
 
 /**
  * The parsed-index store in `dir`; one file per location, replaced when its source changes.
@@ -73,13 +73,23 @@ function toDescription(raw: unknown, location: string): OpenApiDescription | und
     if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || !isOperation(pair[1], pair[0])) return undefined;
     operations.set(pair[0], pair[1]);
   }
-  return { location, version: d.version, ...(typeof d.title === 'string' ? { title: d.title } : {}), servers: d.servers, operations };
+  const unnamed = d.unnamedOperations;
+  if (unnamed !== undefined && (!Array.isArray(unnamed) || !unnamed.every((op) => isOperation(op, (op as { operationId?: unknown } | null)?.operationId)))) return undefined;
+  return {
+    location,
+    version: d.version,
+    ...(typeof d.title === 'string' ? { title: d.title } : {}),
+    servers: d.servers,
+    operations,
+    ...(unnamed !== undefined ? { unnamedOperations: unnamed as Operation[] } : {}),
+  };
 }
 
-function isOperation(value: unknown, operationId: string): value is Operation {
+function isOperation(value: unknown, operationId: unknown): value is Operation {
   if (value === null || typeof value !== 'object') return false;
   const op = value as Record<string, unknown>;
   return (
+    typeof operationId === 'string' &&
     op.operationId === operationId &&
     typeof op.method === 'string' &&
     typeof op.path === 'string' &&

@@ -10,6 +10,7 @@ import { CacheClearCommand } from './cache-clear-command.js';
 import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
+import { ReplayCommand } from './replay-command.js';
 import { GraphCommand } from './graph-command.js';
 import { DemoCommand } from './demo-command.js';
 import { requestCommands } from './request-command.js';
@@ -19,6 +20,7 @@ export const commandClasses = [
   groupHelpCommand('arazzo', 'validate and run Arazzo 1.0.1 workflows'),
   ValidateCommand,
   RunCommand,
+  ReplayCommand,
   GraphCommand,
   groupHelpCommand('api', 'register the APIs that tool talks to'),
   ApiAddCommand,

@@ -10,6 +10,8 @@ export interface ToolContext extends BaseContext {
   stderrIsTTY: boolean;
   /** stdout is a terminal (pretty-print JSON). */
   stdoutIsTTY: boolean;
+  /** stdin is a terminal (someone may be there to press Ctrl-C); false when absent. */
+  stdinIsTTY?: boolean;
   /** Aborted on Ctrl-C, SIGTERM or SIGHUP: commands stop sending and report what they have (src/bin.ts turns their exit 130 into the signal's code). */
   signal: AbortSignal;
   /** Print stack traces of internal errors. */

@@ -21,13 +21,32 @@ const GLOBAL_OPTIONS = `Global options
 
 `;
 
-/** Builds the clipanion CLI with every command registered. */
-export function buildCli(colors = false): Cli<ToolContext> {
+/** Builds the clipanion CLI with the builtins and every command registered, or only `commands` when given (see commandsNamedBy). */
+export function buildCli(colors = false, commands: readonly CommandClass<ToolContext>[] = commandClasses as Array<CommandClass<ToolContext>>): Cli<ToolContext> {
   const cli = new Cli<ToolContext>({ binaryName: 'tool', binaryLabel: 'tool', binaryVersion: VERSION, enableCapture: false, enableColors: colors });
   cli.register(Builtins.HelpCommand);
   cli.register(VersionCommand);
-  for (const command of commandClasses) cli.register(command as CommandClass<ToolContext>);
+  for (const command of commands) cli.register(command);
   return cli;
+}
+
+/**
+ * The only commands that `argv` can select, from its first words: clipanion builds its parser
+ * from every registered command, which took ~25 ms of each start-up for all of them
+ * (docs/performance.md, fifth pass). Undefined when every command is needed: no words, an option
+ * first (other than a lone --version or -v), -h or --help anywhere, a group's own help
+ * (`tool arazzo` lists the group), or words that name no command (the error lists them all).
+ * Every command whose path could match is kept, so the parse picks the command it would pick
+ * among all of them; runCli parses again with all of them when this one fails.
+ */
+export function commandsNamedBy(argv: readonly string[]): Array<CommandClass<ToolContext>> | undefined {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) return [];
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-') || argv.includes('-h') || argv.includes('--help')) return undefined;
+  const named = (commandClasses as Array<CommandClass<ToolContext>>).filter((command) =>
+    (command.paths ?? []).some((path) => path.length > 0 && path.length <= argv.length && path.every((word, i) => argv[i] === word)),
+  );
+  return named.some((command) => command.usage?.category !== 'Help') ? named : undefined;
 }
 
 /** Strips the global `--debug` flag (anywhere before `--`); returns the rest and whether it was present. */
@@ -57,12 +76,20 @@ export async function runCli(rawArgv: readonly string[], context: Omit<ToolConte
   const { argv } = takeDebugFlag(rawArgv);
   const debug = context.debug === true || wantsDebug(rawArgv, context.env);
   const ctx: ToolContext = { ...context, debug, colorDepth: context.colors ? 8 : 1 };
-  const cli = buildCli(ctx.colors && ctx.stdoutIsTTY);
+  const named = commandsNamedBy(argv);
+  let cli = buildCli(ctx.colors && ctx.stdoutIsTTY, named);
   let command;
   try {
     command = cli.process(argv, ctx);
   } catch (error) {
-    return reportFailure(cli, error, ctx, commandNamedBy(argv));
+    if (named === undefined) return reportFailure(cli, error, ctx, commandNamedBy(argv));
+    // Parse errors name candidates among every command: parse again as if all were registered.
+    cli = buildCli(ctx.colors && ctx.stdoutIsTTY);
+    try {
+      command = cli.process(argv, ctx);
+    } catch (again) {
+      return reportFailure(cli, again, ctx, commandNamedBy(argv));
+    }
   }
   if (!(command instanceof ToolCommand)) {
     // Help and version: clipanion writes `#0` for every option value; name the values instead.
@@ -148,9 +175,14 @@ const VALUE_NAMES: Record<string, string> = {
   '--output': 'format',
   '--format': 'format',
   '--tool-max-steps': 'n',
+  '--tool-max-depth': 'n',
   '--tool-retry': 'n',
   '--tool-timeout': 'seconds',
   '--trace': 'file',
+  '--report': 'file.json',
+  '--har': 'file.har',
+  '--junit': 'file.xml',
+  '--from': 'file.har',
   '--inspect-port': 'port',
   '--header': 'name: value',
   '-H': 'name: value',

@@ -3,8 +3,9 @@ import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCount, parseSeconds, resolveInputs } from './input-flags.js';
-import { refuseBind, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
+import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
 
 /** `tool arazzo run <file>`: executes one workflow of an Arazzo document and prints its run record. */
 export class RunCommand extends ToolCommand {
@@ -26,8 +27,10 @@ export class RunCommand extends ToolCommand {
       ['Take inputs from a file, and a secret from the environment (shown as *** on stderr)', '$0 arazzo run flow.arazzo.yaml --inputs-file inputs.yaml --input-env token=API_TOKEN'],
       ['Show each request without sending anything', '$0 arazzo run flow.arazzo.yaml --dry-run'],
       ['Record every state change of the run', '$0 arazzo run flow.arazzo.yaml --trace run.ndjson'],
+      ['Write a JSON report, a HAR file and JUnit XML (for CI, and for arazzo replay)', '$0 arazzo run flow.arazzo.yaml --report run.json --har run.har --junit junit.xml'],
       ['Watch the run in a browser (served on 127.0.0.1 only)', '$0 arazzo run flow.arazzo.yaml --inspect'],
       ['Run with the v2 runner: typed inputs (k:=json for objects), regex/jsonpath/xpath criteria', '$0 arazzo run flow.arazzo.yaml --tool-runner v2 --input qty=2 --input "tags:=[1,2]"'],
+      ['Bind a source to a registered API for this run (v2)', '$0 arazzo run flow.arazzo.yaml --tool-runner v2 --tool-bind petstore=petstore-staging'],
     ],
   });
 
@@ -52,7 +55,9 @@ export class RunCommand extends ToolCommand {
 
   quiet = Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' });
 
-  maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
+  maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000); in v2, across nested, dependency and transferred workflows' });
+
+  maxDepth = Option.String('--tool-max-depth', '32', { description: 'v2: how deep nested workflow calls may go (default 32); deeper fails the run with WorkflowDepthExceeded' });
 
   retry = Option.String('--tool-retry', '2', { description: 'Transport retries per request for connection errors and 408/429/5xx (default 2)' });
 
@@ -60,11 +65,19 @@ export class RunCommand extends ToolCommand {
 
   timeout = Option.String('--tool-timeout', '30', { description: 'Per-request timeout in seconds (default 30)' });
 
-  bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each request and response body that --verbose prints (default 4096)' });
+  bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each request and response body that --verbose prints and --report keeps (default 4096)' });
 
   trace = Option.String('--trace', { description: 'Write one JSON line per state change, action and request to this file (see docs/state-machine.md)' });
 
-  inspect = Option.Boolean('--inspect', false, { description: 'Serve a live view of the run on 127.0.0.1 and keep it up until Ctrl-C' });
+  report = Option.String('--report', { description: REPORT_FLAG_DESCRIPTIONS.report });
+
+  har = Option.String('--har', { description: REPORT_FLAG_DESCRIPTIONS.har });
+
+  junit = Option.String('--junit', { description: REPORT_FLAG_DESCRIPTIONS.junit });
+
+  inspect = Option.Boolean('--inspect', false, { description: 'Serve a live view of the run on 127.0.0.1; after the run it stays up until Ctrl-C on a terminal, and ends with the run otherwise (CI)' });
+
+  inspectHold = Option.Boolean('--inspect-hold', false, { description: 'Keep the --inspect live view up after the run until Ctrl-C even when stdin or stderr is not a terminal; implies --inspect' });
 
   inspectPort = Option.String('--inspect-port', { description: 'Port of the --inspect server, which it implies (default: any free port)' });
 
@@ -74,11 +87,11 @@ export class RunCommand extends ToolCommand {
 
   runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
 
-  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api (repeatable; not supported yet: use x-tool-api)' });
+  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api, before x-tool-api and name match (repeatable; v2 only)' });
 
   async execute(): Promise<number> {
     const runner = resolveRunner(this.runner, this.context.env);
-    if (this.bind.length > 0) refuseBind(runner);
+    const binds = parseBindFlags(this.bind, runner);
     const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd, runner);
     const options = {
       file: this.file,
@@ -91,16 +104,20 @@ export class RunCommand extends ToolCommand {
       verbose: this.verbose,
       quiet: this.quiet,
       maxSteps: parseCount('--tool-max-steps', this.maxSteps, 1, 100_000_000),
+      maxDepth: parseCount('--tool-max-depth', this.maxDepth, 1, 10_000),
       retry: parseCount('--tool-retry', this.retry, 0, 20),
       retryUnsafe: this.retryUnsafe,
       timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
       bodyLimit: parseCount('--tool-body-limit', this.bodyLimit, 0, 50 * 1024 * 1024),
       trace: this.trace,
-      inspect: this.inspect || this.inspectPort !== undefined,
+      reports: reportTargets({ report: this.report, har: this.har, junit: this.junit }),
+      inspect: this.inspect || this.inspectHold || this.inspectPort !== undefined,
+      inspectHold: this.inspectHold,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
       allowRefHosts: await parseRefHosts(this.allowRefHosts),
       allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd),
       runner,
+      binds,
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context)).kind);

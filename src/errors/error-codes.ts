@@ -26,7 +26,8 @@ interface CodeInfo {
 export const ERROR_CODES = {
   // Flags, arguments and files named on the command line.
   USAGE: { kind: 'usage', when: 'A flag value or a combination of flags and arguments is not accepted (the usage line is printed too).' },
-  FILE: { kind: 'usage', when: 'A file named by a flag cannot be read or written: request body (`-d @file`), inputs file, trace file.' },
+  FILE: { kind: 'usage', when: 'A file named by a flag cannot be read or written: request body (`-d @file`), inputs file, trace file, `--report`/`--har`/`--junit` file (checked before any request), replay\'s `--from` file.' },
+  HAR_INVALID: { kind: 'usage', when: '`tool arazzo replay --from`: the file is not a HAR file (not JSON, no `log.entries`, or an entry without its request method and URL or its response status); nothing runs.' },
   NO_SPEC: { kind: 'usage', when: '`tool api ops` on an API registered without a description (`--spec`).' },
   DESCRIPTION_REFUSED: { kind: 'usage', when: '`tool arazzo validate`: a source description breaks a read rule (a folder outside the allowed ones, a non-public address).' },
 
@@ -43,6 +44,7 @@ export const ERROR_CODES = {
   // Preparing a workflow run (before any request).
   BAD_REFERENCE: { kind: 'invalid-document', when: 'A `$components` reference in a step does not resolve.' },
   UNKNOWN_GOTO_TARGET: { kind: 'invalid-document', when: 'A `goto` action names a step or workflow that does not exist.' },
+  DEPENDS_ON_CYCLE: { kind: 'invalid-document', when: 'v2: the `dependsOn` lists of the selected workflow and its dependencies form a cycle, or name a workflow the document does not have.' },
   RETRY_ON_SUCCESS: { kind: 'invalid-document', when: 'A success action is a `retry` (Arazzo allows only `end` and `goto` there).' },
   BAD_CONDITION: { kind: 'invalid-document', when: 'A criterion condition does not parse.' },
   UNKNOWN_OPERATION: { kind: 'invalid-document', when: "A step's `operationId` is in none of the source descriptions." },
@@ -50,7 +52,8 @@ export const ERROR_CODES = {
   BAD_PARAMETER: { kind: 'invalid-document', when: 'A step parameter cannot be prepared (a bad reference or location).' },
   NO_SERVER_URL: { kind: 'usage', when: 'A step has no base URL: its source is bound to no API and its description has no usable `servers`.' },
   DEPENDS_ON_UNSUPPORTED: { kind: 'failed', when: 'The selected workflow declares `dependsOn`, which the v1 runner does not run; nothing is sent.' },
-  UNKNOWN_API: { kind: 'usage', when: '`x-tool-api` names an API that is not registered.' },
+  UNKNOWN_API: { kind: 'usage', when: '`x-tool-api` or `--tool-bind` (v2) names an API that is not registered.' },
+  UNKNOWN_BIND_SOURCE: { kind: 'usage', when: '`--tool-bind <source>=<api>` (v2) names a source that is not an OpenAPI source of the document.' },
   INVALID_INPUTS: { kind: 'usage', when: '`--tool-runner v2`: a required workflow input is missing, or an input does not match the workflow\'s `inputs` schema; nothing is sent.' },
   INPUT_SCHEMA_INVALID: { kind: 'invalid-document', when: '`--tool-runner v2`: the workflow\'s `inputs` schema does not compile (JSON Schema 2020-12), or is too large or too deep.' },
   DESCRIPTION_UNAVAILABLE: { kind: 'usage', when: 'A source description cannot be read, fetched or parsed, or breaks a read rule.' },
@@ -59,6 +62,8 @@ export const ERROR_CODES = {
   TRANSPORT: { kind: 'failed', when: 'A direct request (`tool get` …) failed without a response: connection refused, timeout, TLS error.' },
   INTERRUPTED: { kind: 'interrupted', when: 'A direct request was abandoned by Ctrl-C.' },
   TRACE_WRITE_FAILED: { kind: 'failed', when: 'The `--trace` file could not be written to the end (disk full, removed device); the run is reported as a warning.' },
+  REPORT_WRITE_FAILED: { kind: 'failed', when: 'A `--report`, `--har` or `--junit` file could not be written when the run ended (disk full, removed device); reported as a warning, the exit code stays the run\'s.' },
+  REPLAY_NO_MATCH: { kind: 'failed', when: '`tool arazzo replay`: a step sent a request that the HAR file has no recorded response left for (another method or URL, or more of them than were recorded); the step fails with this message.' },
 
   // Configuration files.
   CONFIG_SYNTAX: { kind: 'usage', when: 'A configuration file is not valid JSON.' },

@@ -11,10 +11,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /**
  * Indexes the operations of a dereferenced OpenAPI document by operationId. Operations without
- * an operationId are not indexed. Throws DescriptionError DESCRIPTION_INVALID when `paths` is not
+ * an operationId are not indexed; they go to `unnamed` when given (an operationPath reaches them),
+ * named `<METHOD> <path>`. Throws DescriptionError DESCRIPTION_INVALID when `paths` is not
  * an object, an operationId is used twice, or a parameter is malformed.
  */
-export function indexOperations(doc: Record<string, unknown>, location: string, documentServers: string[]): Map<string, Operation> {
+export function indexOperations(doc: Record<string, unknown>, location: string, documentServers: string[], unnamed?: Operation[]): Map<string, Operation> {
   const operations = new Map<string, Operation>();
   const paths = doc.paths;
   if (paths === undefined || paths === null) return operations;
@@ -30,8 +31,11 @@ export function indexOperations(doc: Record<string, unknown>, location: string, 
       const rawOp = item[method];
       if (rawOp === null || typeof rawOp !== 'object') continue;
       const op = rawOp as Record<string, unknown>;
-      if (typeof op.operationId !== 'string') continue;
       const pointer = `${itemPointer}/${method}`;
+      if (typeof op.operationId !== 'string') {
+        if (unnamed) addUnnamed(unnamed, () => operationOf(`${method.toUpperCase()} ${path}`, method, path, item, op, pointer, location, pathServers, documentServers));
+        continue;
+      }
       const previous = operations.get(op.operationId);
       if (previous) {
         throw new DescriptionError(
@@ -40,21 +44,46 @@ export function indexOperations(doc: Record<string, unknown>, location: string, 
           `${location}: operationId "${op.operationId}" is used by both #${previous.pointer} and #${pointer}; operationIds must be unique`,
         );
       }
-      operations.set(op.operationId, {
-        operationId: op.operationId,
-        method: method.toUpperCase() as HttpMethod,
-        path,
-        ...(typeof op.summary === 'string' ? { summary: op.summary } : {}),
-        servers: unique([...serverUrls(op.servers, location), ...pathServers, ...documentServers]),
-        parameters: readParameters(item.parameters, op.parameters, { pathItem: itemPointer, operation: pointer }, location),
-        ...requestBodyOf(op.requestBody),
-        pointer,
-        pathTemplate: compilePathTemplate(path),
-        ...acceptOf(op.responses),
-      });
+      operations.set(op.operationId, operationOf(op.operationId, method, path, item, op, pointer, location, pathServers, documentServers));
     }
   }
   return operations;
+}
+
+// An operation without an operationId was never read before operationPath could reach it: a
+// malformed one leaves the description usable, as it always did, and is simply not reachable.
+function addUnnamed(unnamed: Operation[], read: () => Operation): void {
+  try {
+    unnamed.push(read());
+  } catch (error) {
+    if (!(error instanceof DescriptionError)) throw error;
+  }
+}
+
+function operationOf(
+  operationId: string,
+  method: (typeof METHODS)[number],
+  path: string,
+  item: Record<string, unknown>,
+  op: Record<string, unknown>,
+  pointer: string,
+  location: string,
+  pathServers: string[],
+  documentServers: string[],
+): Operation {
+  const itemPointer = pointer.slice(0, pointer.lastIndexOf('/'));
+  return {
+    operationId,
+    method: method.toUpperCase() as HttpMethod,
+    path,
+    ...(typeof op.summary === 'string' ? { summary: op.summary } : {}),
+    servers: unique([...serverUrls(op.servers, location), ...pathServers, ...documentServers]),
+    parameters: readParameters(item.parameters, op.parameters, { pathItem: itemPointer, operation: pointer }, location),
+    ...requestBodyOf(op.requestBody),
+    pointer,
+    pathTemplate: compilePathTemplate(path),
+    ...acceptOf(op.responses),
+  };
 }
 
 function requestBodyOf(raw: unknown): Pick<Operation, 'requestBody'> {

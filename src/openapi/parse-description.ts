@@ -3,13 +3,14 @@ import { DescriptionError } from './errors.js';
 import { indexOperations } from './index-operations.js';
 import { parseText } from './parse-text.js';
 import { serverUrls } from './servers.js';
-import type { OpenApiDescription } from './types.js';
+import type { OpenApiDescription, Operation } from './types.js';
 
 const SUPPORTED_VERSION = /^3\.[01](?:\.|$)/;
 
 /**
  * Parses an OpenAPI 3.0/3.1 description (YAML or JSON text), resolves its `$ref`s against
- * `location` (a file path or http(s) URL) and indexes its operations by operationId.
+ * `location` (a file path or http(s) URL) and indexes its operations by operationId (those
+ * without one are kept apart, for operationPath).
  * Throws DescriptionError: DESCRIPTION_INVALID for syntax errors, Swagger 2.0 or other versions
  * and malformed operations; DESCRIPTION_REF for a `$ref` that does not resolve.
  */
@@ -25,12 +26,15 @@ export async function parseDescription(text: string, location: string, options: 
   // OpenAPI: "If the servers property is not provided, or is an empty array, the default value would be a Server Object with a url value of /."
   const servers = declared.length > 0 ? declared : serverUrls([{ url: '/' }], location);
   const info = doc.info as { title?: unknown } | undefined;
+  const unnamed: Operation[] = [];
+  const operations = indexOperations(doc, location, servers, unnamed);
   return {
     location,
     version,
     ...(typeof info?.title === 'string' ? { title: info.title } : {}),
     servers,
-    operations: indexOperations(doc, location, servers),
+    operations,
+    ...(unnamed.length > 0 ? { unnamedOperations: unnamed } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
-import { LineCounter, parseDocument } from 'yaml';
 import { parseFast } from '../arazzo/parse-fast.js';
+import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { DescriptionError } from './errors.js';
 
 /** Alias expansions allowed, as for the Arazzo document (guards against "billion laughs"). */
@@ -24,6 +24,7 @@ export function parseText(text: string, location: string): unknown {
   // warm from reading the Arazzo document); `yaml` otherwise, which also says where an error is.
   const fast = parseFast(text);
   if (fast !== undefined) return fast;
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const error = doc.errors[0];

@@ -50,4 +50,6 @@ export interface OpenApiDescription {
   /** Document-level servers (the spec's default `/` when none are declared). */
   servers: string[];
   operations: Map<string, Operation>;
+  /** Operations without an operationId (named `<METHOD> <path>`): only an operationPath reaches them. Absent when there are none. */
+  unnamedOperations?: Operation[];
 }

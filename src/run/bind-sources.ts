@@ -19,7 +19,7 @@ export interface ApiLookup {
   list?(): RegisteredApi[];
 }
 
-export type BindingReason = 'x-tool-api' | 'name match' | 'synthetic';
+export type BindingReason = '--tool-bind' | 'x-tool-api' | 'name match' | 'synthetic';
 
 /** A source description bound to a configured API (or synthetic, unauthenticated). */
 export interface BoundSource {
@@ -33,10 +33,10 @@ export interface BoundSource {
   auth?: AuthHook;
 }
 
-/** Thrown when `x-tool-api` names an API that is not configured (exit 2, before any request). */
+/** Thrown when `x-tool-api` or `--tool-bind` names an API that is not configured, or `--tool-bind` a source the document lacks (exit 2, before any request). */
 export class BindingError extends ToolError {
-  constructor(message: string, hint: string) {
-    super('UNKNOWN_API', message, hint);
+  constructor(message: string, hint: string, code: 'UNKNOWN_API' | 'UNKNOWN_BIND_SOURCE' = 'UNKNOWN_API') {
+    super(code, message, hint);
     this.name = 'BindingError';
   }
 }
@@ -47,15 +47,19 @@ export function isOpenApiSource(source: SourceDescription): boolean {
 }
 
 /**
- * Binds each OpenAPI source in the spec's order: `x-tool-api`, then a registered API with the
- * source's name, else synthetic. Loads each description once. Throws BindingError for an
+ * Binds each OpenAPI source in the spec's order: `binds` (v2's `--tool-bind`, source name to API
+ * name), then `x-tool-api`, then a registered API with the source's name, else synthetic. Loads
+ * each description once. Throws BindingError, before loading any description for a bind, when a
+ * bind names a source that is not an OpenAPI source of the document or an unknown API, and for an
  * `x-tool-api` that names an unknown API; returns the synthetic-source warnings to print.
  */
 export async function bindSources(
   doc: LoadedDocument,
   registry: ApiLookup,
   loadDescription: (url: string) => Promise<OpenApiDescription>,
+  binds: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ sources: BoundSource[]; warnings: string[] }> {
+  const bound = bindsToApis(doc, registry, binds);
   const sources: BoundSource[] = [];
   const warnings: string[] = [];
   for (const source of doc.model.sourceDescriptions) {
@@ -63,7 +67,10 @@ export async function bindSources(
     const name = source.name;
     let api: RegisteredApi | undefined;
     let reason: BindingReason = 'synthetic';
-    if (source.api !== undefined) {
+    if (bound.has(name)) {
+      api = bound.get(name);
+      reason = '--tool-bind';
+    } else if (source.api !== undefined) {
       api = registry.get(source.api);
       if (!api) {
         const known = registry.list?.().map((candidate) => candidate.name) ?? [];
@@ -90,6 +97,35 @@ export async function bindSources(
     }
   }
   return { sources, warnings };
+}
+
+/** The API each `--tool-bind` names, by source; throws BindingError for an unknown source or API, listing the known ones. */
+function bindsToApis(doc: LoadedDocument, registry: ApiLookup, binds: ReadonlyMap<string, string>): Map<string, RegisteredApi> {
+  const apis = new Map<string, RegisteredApi>();
+  if (binds.size === 0) return apis;
+  const openapi = doc.model.sourceDescriptions.filter((s) => isOpenApiSource(s) && s.url !== undefined).flatMap((s) => (s.name === undefined ? [] : [s.name]));
+  for (const [name, apiName] of binds) {
+    if (!openapi.includes(name)) {
+      const other = doc.model.sourceDescriptions.find((s) => s.name === name);
+      throw new BindingError(
+        other
+          ? `--tool-bind ${name}=${apiName}: source "${name}" is of type ${other.type ?? ''}; only OpenAPI sources are bound to APIs`
+          : `--tool-bind ${name}=${apiName}: ${doc.file} has no source named "${name}"${didYouMean(name, openapi)}`,
+        `Its OpenAPI sources: ${openapi.join(', ') || 'none'}`,
+        'UNKNOWN_BIND_SOURCE',
+      );
+    }
+    const api = registry.get(apiName);
+    if (!api) {
+      const known = registry.list?.().map((candidate) => candidate.name) ?? [];
+      throw new BindingError(
+        `--tool-bind ${name}=${apiName}: no API named "${apiName}" is configured${didYouMean(apiName, known)}`,
+        `${known.length > 0 ? `Configured APIs: ${known.join(', ')}. ` : 'No API is configured yet. '}Add it: tool api add ${apiName} <base-url>  (then: tool auth login ${apiName})`,
+      );
+    }
+    apis.set(name, api);
+  }
+  return apis;
 }
 
 /** `http://h:1/v1/` and `HTTP://h:1/v1` are the same base URL. */

@@ -1,12 +1,15 @@
 import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
+import type { RunnerVersion } from '../arazzo/runner-version.js';
 import { ToolError } from '../errors/tool-error.js';
 import { compileTemplate } from '../expressions/compile-template.js';
 import type { ExpressionContext } from '../expressions/context.js';
 import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 import { usableServerUrl } from '../openapi/servers.js';
 import type { Operation, ParameterSpec } from '../openapi/types.js';
+import { compileReplacements, type CompiledReplacements } from './apply-replacements.js';
 import type { BoundSource } from './bind-sources.js';
+import { operationAtPath } from './operation-at-path.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { StepCriteria } from './plan-workflow.js';
 
@@ -21,7 +24,8 @@ export interface StepProgram extends StepCriteria {
   baseUrl?: string;
   /** `optional`: the operation declares the parameter and does not require it, so a value that resolves to nothing leaves it out. */
   parameters: Array<{ name: string; in?: string; value: Template; optional: boolean }>;
-  body?: { contentType?: string; payload: Template };
+  /** `replacements` (v2 only) are applied to the rendered payload (apply-replacements.ts). */
+  body?: { contentType?: string; payload: Template; replacements?: CompiledReplacements };
   outputs: CompiledOutputs;
   /** Whether an expression may read this step's request or response (`$steps.<id>.request…`); if not, they are not kept for later steps. */
   dataRead: boolean;
@@ -42,8 +46,13 @@ export class StepPreparationError extends ToolError {
 
 const QUALIFIED = /^\$sourceDescriptions\.([^.]+)\.(.+)$/;
 
-/** Finds the operation a step calls among the bound sources. Throws StepPreparationError naming the step and source. */
+/** Finds the operation a step calls among the bound sources (by operationId, else by operationPath). Throws StepPreparationError naming the step and source. */
 export function findOperation(step: Step, sources: BoundSource[]): { operation: Operation; source: BoundSource } {
+  if (step.operationId === undefined && step.operationPath !== undefined) {
+    const found = operationAtPath(step.operationPath, sources);
+    if ('problem' in found) throw new StepPreparationError('UNKNOWN_OPERATION', `step "${step.stepId}": ${found.problem}`);
+    return found;
+  }
   const id = step.operationId ?? '';
   const qualified = QUALIFIED.exec(id);
   if (qualified) {
@@ -85,11 +94,13 @@ function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, ste
 /**
  * Compiles what a step sends and keeps into `program`: its operation found among the bound
  * sources, its base URL chosen, parameter and body templates and outputs parsed. A step without an
- * operationId is left as it is. Template warnings (a `$` string that stays literal) are appended to
- * `warnings`. Throws StepPreparationError before any request is sent.
+ * operationId is left as it is, unless v2 runs its operationPath (`runner`, v1 by default; v2 also
+ * compiles the body's replacements). Template warnings (a `$` string that stays literal) are
+ * appended to `warnings`. Throws StepPreparationError before any request is sent.
  */
-export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[]): void {
-  if (step.operationId === undefined) return;
+export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[], runner: RunnerVersion = 'v1'): void {
+  if (runner === 'v2' && step.operationId === undefined && step.workflowId !== undefined) return compileCall(doc, workflow, step, program, warnings);
+  if (step.operationId === undefined && (runner === 'v1' || step.operationPath === undefined)) return;
   const stepId = program.stepId;
   const { operation, source } = findOperation(step, sources);
   program.operation = operation;
@@ -121,6 +132,25 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
     const local: TemplateWarning[] = [];
     program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local) };
     for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
+    if (runner === 'v2' && step.requestBody.replacements.length > 0) {
+      program.body.replacements = compileReplacements(step.requestBody, step.requestBody.contentType ?? operation.requestBody?.contentTypes[0], warnings);
+    }
+  }
+  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
+}
+
+/**
+ * A nested workflow step (v2): the called workflow's inputs are the step's parameters by `name`
+ * (their `in` is ignored) over the caller's workflow-level parameters (optional: one that resolves
+ * to nothing is left out); the step's outputs read `$outputs` of the call.
+ */
+function compileCall(doc: ArazzoDocument, workflow: Workflow, step: Step, program: StepProgram, warnings: TemplateWarning[]): void {
+  const own = step.parameters.map((p) => resolveParameter(doc, p, program.stepId));
+  const inherited = workflow.parameters.map((p) => resolveParameter(doc, p, program.stepId)).filter((w) => !own.some((p) => p.name === w.name));
+  for (const parameter of [...inherited, ...own]) {
+    const local: TemplateWarning[] = [];
+    program.parameters.push({ name: parameter.name ?? '', value: compileTemplate(parameter.value, local), optional: inherited.includes(parameter) });
+    for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
   }
   program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
 }

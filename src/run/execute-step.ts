@@ -1,6 +1,7 @@
 import type { RunStepInput, StepOutcome } from '../../machines/types.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { ExpressionContext, RequestData, ResponseData } from '../expressions/context.js';
+import type { XPathLibrary } from '../expressions/criterion-libraries.js';
 import { UnresolvedExpressionError } from '../expressions/errors.js';
 import { renderTemplate } from '../expressions/render-template.js';
 import type { Pipeline } from '../http/create-pipeline.js';
@@ -9,9 +10,12 @@ import { TransportError } from '../http/transport-error.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { buildRequest } from '../openapi/build-request.js';
 import { RequestBuildError } from '../openapi/errors.js';
+import { applyReplacements, ReplacementError, replacesXml } from './apply-replacements.js';
 import type { StepProgram } from './compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
 import { explainCriteria } from './explain-criteria.js';
+import type { StepExchange } from './explain-lines.js';
+import { judgeCall, prepareCall, shownStepId } from './execute-call.js';
 import { evaluateOutputs } from './output-values.js';
 import type { Reporter } from './reporter.js';
 
@@ -22,6 +26,8 @@ export interface StepExecutorDeps {
   reporter: Reporter;
   /** --verbose: hand every step's exchange to the reporter, not only failed ones. */
   verbose?: boolean;
+  /** --report, --har, --junit: receives every sent request's exchange, with its criteria explained on demand (src/run/report/). */
+  onExchange?: (stepId: string, exchange: StepExchange) => void;
   /** Milliseconds since some origin; injected so tests and traces agree. */
   now?: () => number;
 }
@@ -35,9 +41,19 @@ export type StepExecutor = (input: RunStepInput, signal: AbortSignal) => Promise
  */
 export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
   const warnedSkipped = new Set<number>();
+  // fontoxpath and xmldom, loaded the first time a step's XML body has replacements (v2 only).
+  let xpath: Promise<XPathLibrary | undefined> | undefined;
+  const xpathFor = (program: StepProgram) =>
+    program.body?.replacements && replacesXml(program.body.replacements)
+      ? (xpath ??= import('../expressions/criterion-libraries.js').then(async (m) => (await m.loadCriterionLibraries(['xpath'])).xpath))
+      : undefined;
   return async (input, signal) => {
     const program = deps.programs[input.stepIndex]!;
-    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
+    if (input.phase === 'call') return prepareCall(program, input, deps.dryRun, deps.reporter);
+    if (input.phase === 'judge') return judgeCall(program, input, deps.dryRun, deps.reporter);
+    // Progress lines name a step of a nested call with the steps that called it: `callLogin/doLogin`.
+    const shown = shownStepId(input, program.stepId);
+    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: input.workflows, sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
     if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
       warnedSkipped.add(program.index);
       for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped: only simple criteria run in v1 (runs with --tool-runner v2)`);
@@ -46,36 +62,37 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     let request: HttpRequest;
     let requestData: RequestData;
     try {
-      ({ request, requestData } = prepareRequest(program, base, deps.dryRun, deps.reporter));
+      ({ request, requestData } = prepareRequest(program, base, deps.dryRun, deps.reporter, await xpathFor(program)));
     } catch (error) {
-      if (error instanceof UnresolvedPartError || error instanceof RequestBuildError) {
+      if (error instanceof UnresolvedPartError || error instanceof RequestBuildError || error instanceof ReplacementError) {
         const reason = `the request could not be built: ${error.message}${missingInputHint(error)}`;
         // A dry run shows every step: it reports the problem and moves on, as it would after printing.
         if (deps.dryRun) {
-          deps.reporter.warn(`step "${program.stepId}": ${reason}`);
+          deps.reporter.warn(`step "${shown}": ${reason}`);
           return { statusCode: 0, ok: false, dryRun: true, outputs: {}, reason };
         }
-        deps.reporter.stepFailedEarly(program.stepId, reason);
+        deps.reporter.stepFailedEarly(shown, reason);
         return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
       }
       throw error;
     }
 
     if (deps.dryRun) {
-      deps.reporter.dryRun(program.stepId, { ...request, url: readableUnresolved(request.url) });
+      deps.reporter.dryRun(shown, { ...request, url: readableUnresolved(request.url) });
       return { statusCode: 0, ok: false, dryRun: true, outputs: {}, data: { request: requestData } };
     }
 
     let response: HttpResponse;
     try {
-      response = await deps.pipeline.send(request, { signal, onRetry: (retry) => deps.reporter.transportRetry(program.stepId, retry) });
+      response = await deps.pipeline.send(request, { signal, onRetry: (retry) => deps.reporter.transportRetry(shown, retry) });
     } catch (error) {
       // A transport error, or the bound API's credentials cannot be applied (not logged in, an unset
       // token variable): the step fails with that message and its fix, not as an internal error.
       if (!(error instanceof TransportError) && !(error instanceof ToolError)) throw error;
       const reason = error instanceof ToolError && error.hint ? `${error.message} (${error.hint})` : error.message;
-      deps.reporter.stepDone(program.stepId, request, undefined, false, reason);
-      if (deps.verbose) deps.reporter.exchange(program.stepId, { request, ok: false });
+      deps.reporter.stepDone(shown, request, undefined, false, reason);
+      if (deps.verbose) deps.reporter.exchange(shown, { request, ok: false });
+      deps.onExchange?.(shown, { request, ok: false });
       return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason, data: { request: requestData } };
     }
 
@@ -83,6 +100,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     const ctx: ExpressionContext = {
       inputs: base.inputs,
       steps: base.steps,
+      workflows: base.workflows,
       request: requestData,
       response: responseData,
       statusCode: response.status,
@@ -93,11 +111,13 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     const reason = verdict.reason;
     const ok = reason === undefined;
     const outputs = ok ? evaluateOutputs(program.outputs, ctx) : {};
-    deps.reporter.stepDone(program.stepId, request, response, ok, reason);
-    // The explanation is gathered only for a failure (or --verbose), and its operands only when printed.
-    if (!ok || deps.verbose) {
+    deps.reporter.stepDone(shown, request, response, ok, reason);
+    // The explanation is gathered only for a failure (or --verbose, or a report), and its operands only when shown.
+    if (!ok || deps.verbose || deps.onExchange) {
       const missIndex = verdict.miss === undefined ? undefined : program.successCriteria.indexOf(verdict.miss.criterion);
-      deps.reporter.exchange(program.stepId, { request, response, ok, criteria: () => explainCriteria(program.successCriteria, ctx, missIndex) });
+      const exchange: StepExchange = { request, response, ok, criteria: () => explainCriteria(program.successCriteria, ctx, missIndex) };
+      if (!ok || deps.verbose) deps.reporter.exchange(shown, exchange);
+      deps.onExchange?.(shown, exchange);
     }
     const outcome: StepOutcome = {
       statusCode: response.status,
@@ -114,7 +134,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
   };
 }
 
-function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: Reporter): { request: HttpRequest; requestData: RequestData } {
+function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: Reporter, xpath?: XPathLibrary): { request: HttpRequest; requestData: RequestData } {
   const mode = { onUnresolved: dryRun ? ('keep' as const) : ('throw' as const) };
   const parameters: Array<{ name: string; in?: string; value: unknown }> = [];
   for (const p of program.parameters) {
@@ -129,6 +149,11 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
   const body = program.body
     ? { contentType: program.body.contentType, payload: renderPart('request body', () => renderTemplate(program.body!.payload, ctx, mode)) }
     : undefined;
+  const replacements = program.body?.replacements;
+  if (body && replacements) {
+    const values = replacements.items.map(({ target, value }, i) => ({ target, value: renderPart(`replacement ${i} (target ${JSON.stringify(target)})`, () => renderTemplate(value, ctx, mode)) }));
+    body.payload = applyReplacements(body.payload, values, replacements.contentType, xpath);
+  }
   const request = buildRequest(program.operation!, { baseUrl: program.baseUrl!, parameters, body });
   if (program.source?.auth) request.auth = program.source.auth;
   const path: Record<string, string> = {};

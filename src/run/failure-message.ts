@@ -5,6 +5,12 @@ import type { RunFailure } from '../../machines/types.js';
  * line and the live view show. The machine records failures as data; this is their only wording.
  */
 export function failureMessage(failure: RunFailure): string {
+  const message = ownMessage(failure);
+  // A failure inside a nested call that stopped the run names the steps that led to it.
+  return failure.via && failure.via.length > 0 ? `in nested step ${failure.via.map((id) => `"${id}"`).join(' → ')}, step "${failure.stepId ?? ''}": ${message}` : message;
+}
+
+function ownMessage(failure: RunFailure): string {
   const reason = failure.crashed ? `internal error: ${failure.reason ?? ''}` : (failure.reason ?? 'the step failed');
   switch (failure.code) {
     case 'STEP_BUDGET_EXHAUSTED':
@@ -18,6 +24,10 @@ export function failureMessage(failure: RunFailure): string {
     case 'STEP_FAILED':
       // With an action, that action's criteria could not be evaluated.
       return failure.action === undefined ? reason : `criteria of action "${failure.action}": ${failure.reason ?? 'cannot be evaluated'}`;
+    case 'DEPTH_EXCEEDED':
+      return `WorkflowDepthExceeded: a nested call would be ${failure.depth ?? 0} workflows deep, past the limit of ${failure.maxDepth ?? 0} (raise it with --tool-max-depth)`;
+    case 'CALL_FAILED':
+      return `retry action "${failure.action}" ran workflow "${failure.workflow}", which failed: ${failure.cause ? failureMessage(failure.cause) : 'no reason given'}`;
     case 'UNSUPPORTED':
     case 'INTERNAL':
       return reason;

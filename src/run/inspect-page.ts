@@ -1,8 +1,10 @@
 /**
- * The two pages the `--inspect` server serves. Both read the run's inspection events from
- * `/events` (server-sent events). The live view is self-contained and works offline; the Stately
- * bridge embeds the hosted Stately inspector, which the browser loads from the internet.
+ * The two pages the `--inspect` server serves. The live view reads the run's facts from `/live`
+ * and the Stately bridge its inspection events from `/events` (both server-sent events). The
+ * live view is self-contained and works offline; the Stately bridge embeds the hosted Stately
+ * inspector, which the browser loads from the internet.
  */
+import { createHash } from 'node:crypto';
 
 /** The hosted Stately inspector; only the bridge page, opened by the user, loads it. */
 export const STATELY_INSPECTOR_URL = 'https://stately.ai/inspect';
@@ -10,80 +12,210 @@ export const STATELY_INSPECTOR_URL = 'https://stately.ai/inspect';
 /** The only origin the bridge page talks to, in both directions. */
 export const STATELY_ORIGIN = new URL(STATELY_INSPECTOR_URL).origin;
 
-/** The offline live view: the step states with the active one highlighted, counters, and the event log. Data is shown with textContent only. */
-export const LIVE_VIEW_HTML = `<!doctype html>
+/** Styles of the live view; the page's CSP allows exactly this text (LIVE_VIEW_CSP). */
+export const LIVE_VIEW_STYLE = `
+  body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
+  h1 { font-size: 1.3rem; margin: 0 0 .4rem; }
+  h2 { font-size: 1rem; margin: 1.2rem 0 .3rem; }
+  .muted { color: #777; }
+  #outcome.passed, tr.passed td.status { color: #2e7d32; }
+  #outcome.failed, tr.failed td.status, tr.failed td.reason, #failure { color: #c62828; }
+  #countdown { color: #e65100; font-weight: bold; }
+  main { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+  #chart { padding: .5rem 1rem .5rem 6rem; border: 1px solid #eee; border-radius: .4rem; }
+  #chart svg { overflow: visible; max-width: 100%; height: auto; }
+  #chart g.node.passed > path, #chart g.node.passed > polygon, #chart g.node.passed > ellipse { fill: #e8f5e9; stroke: #2e7d32; stroke-width: 2; }
+  #chart g.node.failed > path, #chart g.node.failed > polygon, #chart g.node.failed > ellipse { fill: #fdecea; stroke: #c62828; stroke-width: 2; }
+  #chart g.node.running > path, #chart g.node.running > polygon, #chart g.node.running > ellipse { fill: #e3f2fd; stroke: #1565c0; stroke-width: 3; }
+  #chart g.edge.taken > path { stroke: #1565c0; stroke-width: 2.5; }
+  #chart g.edge.taken > polygon { stroke: #1565c0; fill: #1565c0; }
+  #chart g.edge.taken.fail > path { stroke: #c62828; }
+  #chart g.edge.taken.fail > polygon { stroke: #c62828; fill: #c62828; }
+  #chart g.edge.last > path { stroke-width: 4; }
+  #chart text.badge { font: 9px ui-monospace, monospace; fill: #333; }
+  #chart text.countdown { font: bold 9px ui-monospace, monospace; fill: #e65100; }
+  #chart text.taken-label { font: bold 9px system-ui, sans-serif; fill: #1565c0; }
+  #chart g.edge.fail text.taken-label { fill: #c62828; }
+  table { border-collapse: collapse; }
+  #log-table { width: 100%; }
+  td, th { text-align: left; vertical-align: top; padding: .15rem .6rem; border-bottom: 1px solid #eee; font-family: ui-monospace, monospace; font-size: 12px; }
+  td.reason { max-width: 32rem; }
+`;
+
+/**
+ * The live view's script: it reads the server's facts (live-feed.ts) from the `live` stream and
+ * colours the chart, fills the steps table and appends one log row per fact (a fact already shown
+ * is skipped by its number). Run data is shown with textContent only.
+ */
+export const LIVE_VIEW_SCRIPT = `
+'use strict';
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+const MAX_ROWS = 1000;
+const steps = new Map();
+let seen = 0, latest = null, timer = null, lastEdge = null;
+function text(id, value) { $(id).textContent = String(value); }
+function cell(tr, value, cls) {
+  const td = document.createElement('td'); td.textContent = String(value);
+  if (cls) td.className = cls;
+  tr.appendChild(td); return td;
+}
+function nodeOf(key) { return document.getElementById('node-' + key); }
+function topKey(state) { return state.split('.')[0]; }
+function stepName(key) { const s = steps.get(key); return s ? s.stepId : key; }
+function secs(ms) { return (ms / 1000).toFixed(1) + ' s'; }
+function statusText(s) { return (s.dryRun ? 'dry run' : s.status === 0 ? 'no response' : String(s.status)) + (s.ok ? ' ✓' : ' ✗'); }
+function stepRow(key, stepId) {
+  let s = steps.get(key);
+  if (s) return s;
+  const tr = document.createElement('tr'); tr.dataset.step = key;
+  s = { stepId, tr, name: cell(tr, stepId, 'name'), runs: cell(tr, 0, 'runs'), status: cell(tr, '–', 'status'), reason: cell(tr, '', 'reason') };
+  $('steps').appendChild(tr); steps.set(key, s);
+  return s;
+}
+// A note of the chart's own beside a node (left of it) or under an edge's label.
+function note(parent, cls, value, place) {
+  let t = parent.querySelector('text.' + cls);
+  if (!t) { t = document.createElementNS(SVG, 'text'); t.setAttribute('class', cls); place(t); parent.appendChild(t); }
+  t.textContent = value;
+  return t;
+}
+function nodeNote(node, cls, value, line) {
+  return note(node, cls, value, (t) => {
+    const box = node.getBBox();
+    t.setAttribute('text-anchor', 'end'); t.setAttribute('x', String(box.x - 5)); t.setAttribute('y', String(box.y + box.height / 2 + 3 + line * 11));
+  });
+}
+function edgeNote(edge, value) {
+  return note(edge, 'taken-label', value, (t) => {
+    const labels = edge.querySelectorAll('text');
+    if (labels.length > 0) {
+      const last = labels[labels.length - 1];
+      t.setAttribute('text-anchor', last.getAttribute('text-anchor') || 'middle');
+      t.setAttribute('x', last.getAttribute('x')); t.setAttribute('y', String(Number(last.getAttribute('y')) + 11));
+    } else {
+      const path = edge.querySelector('path'), at = path.getPointAtLength(path.getTotalLength() / 2);
+      t.setAttribute('x', String(at.x + 5)); t.setAttribute('y', String(at.y + 3));
+    }
+  });
+}
+function applyStep(s) {
+  const row = stepRow(s.key, s.stepId);
+  row.runs.textContent = String(s.runs); row.status.textContent = statusText(s); row.reason.textContent = s.reason || '';
+  row.tr.className = s.ok ? 'passed' : 'failed';
+  const node = nodeOf(s.key);
+  if (!node) return;
+  node.classList.remove('passed', 'failed'); node.classList.add(s.ok ? 'passed' : 'failed');
+  nodeNote(node, 'badge', '×' + s.runs + ' · ' + statusText(s), 0);
+  const title = node.querySelector('title');
+  if (title) title.textContent = s.stepId + ': ' + statusText(s) + (s.reason ? ' · ' + s.reason : '');
+}
+function applyEdge(e, last) {
+  const edge = e.id && document.getElementById(e.id);
+  if (!edge) return;
+  edge.classList.add('taken');
+  if (e.id.endsWith('-fail')) edge.classList.add('fail');
+  // The chart already says "next step" and "fail": beside those, only how often they were taken.
+  const times = e.taken > 1 ? '×' + e.taken : '';
+  if (e.action || times) edgeNote(edge, e.action ? e.label + (times ? ' ' + times : '') : times);
+  if (last) { if (lastEdge) lastEdge.classList.remove('last'); edge.classList.add('last'); lastEdge = edge; }
+}
+function tick() {
+  const f = latest, left = f && f.retryAt !== undefined && !f.end ? f.retryAt - Date.now() : -1;
+  const node = f && nodeOf(topKey(f.to));
+  if (left > 0) {
+    $('countdown').hidden = false;
+    text('countdown', 'retry of ' + stepName(topKey(f.to)) + ' in ' + secs(left));
+    if (node) nodeNote(node, 'countdown', 'retry in ' + secs(left), 1);
+    timer = timer || setInterval(tick, 100);
+    return;
+  }
+  $('countdown').hidden = true;
+  for (const t of document.querySelectorAll('#chart text.countdown')) t.remove();
+  if (timer) { clearInterval(timer); timer = null; }
+}
+function finish(end) {
+  document.body.dataset.run = 'finished';
+  text('outcome', 'finished: ' + end.status); $('outcome').className = end.status === 'succeeded' ? 'passed' : 'failed';
+  if (end.failure) text('failure', (end.failure.stepId ? 'step ' + end.failure.stepId + ': ' : '') + end.failure.message + ' (' + end.failure.code + ')');
+  const node = nodeOf(end.status);
+  if (node) node.classList.add(end.status === 'succeeded' ? 'passed' : 'failed');
+}
+function log(f) {
+  const tr = document.createElement('tr'); tr.dataset.n = String(f.n);
+  cell(tr, f.at);
+  cell(tr, f.step ? f.step.stepId : stepName(topKey(f.from || f.to)));
+  cell(tr, f.step ? statusText(f.step) + (f.step.reason ? ': ' + f.step.reason : '') : f.event, f.step && !f.step.ok ? 'failed' : '');
+  cell(tr, f.edge ? f.edge.label : '');
+  cell(tr, f.to + (f.retryDelayMs !== undefined ? ' (retry in ' + secs(f.retryDelayMs) + ')' : ''));
+  const rows = $('log');
+  rows.appendChild(tr);
+  if (rows.children.length > MAX_ROWS) rows.firstElementChild.remove();
+}
+function applyFact(f) {
+  if (f.n <= seen) return;
+  seen = f.n; latest = f;
+  if (f.step) applyStep(f.step);
+  if (f.edge) applyEdge(f.edge, true);
+  text('state', f.to); text('runs', f.runs); text('max', f.maxSteps); text('retries', f.retries);
+  for (const n of document.querySelectorAll('#chart g.node.running')) n.classList.remove('running');
+  const current = nodeOf(topKey(f.to));
+  if (current && !f.end) current.classList.add('running');
+  if (f.end) finish(f.end);
+  log(f); tick();
+}
+for (const node of document.querySelectorAll('#chart g.node')) {
+  const key = node.id.slice('node-'.length);
+  if (/^s[0-9]+_/.test(key)) stepRow(key, Array.from(node.querySelectorAll('text'), (t) => t.textContent).join(' '));
+}
+// Relative: the pages and the streams live under the run's token.
+const source = new EventSource('live');
+source.addEventListener('run', (e) => { const info = JSON.parse(e.data); text('workflow', info.workflowId); text('connection', ''); });
+source.addEventListener('summary', (e) => { const s = JSON.parse(e.data); s.steps.forEach(applyStep); s.edges.forEach((edge) => applyEdge(edge, false)); });
+source.addEventListener('fact', (e) => applyFact(JSON.parse(e.data)));
+source.onerror = () => {
+  text('connection', source.readyState === EventSource.CLOSED ? 'The live view of this run has ended.' : 'Not connected: tool stopped serving this run (it ends with the run unless held), or the connection dropped. Retrying…');
+};
+`;
+
+/**
+ * The offline live view, with the steps chart (the SVG Graphviz drew from the document, its text
+ * escaped) inline: the running step, passed and failed steps, runs, statuses and reasons, the
+ * edges taken and the action on each, the retry countdown, and a log with one row per transition.
+ */
+export function liveViewHtml(chartSvg: string): string {
+  const chart = chartSvg === '' ? '<p class="muted">The chart could not be drawn; the steps and the log still follow the run.</p>' : chartSvg;
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>tool · live run</title>
-<style>
-  body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5rem; color: #222; }
-  #states span { display: inline-block; margin: 0 .3rem .3rem 0; padding: .15rem .5rem; border: 1px solid #aaa; border-radius: .6rem; }
-  #states span.active { background: #1565c0; color: #fff; border-color: #1565c0; }
-  #states span.done { background: #e8f5e9; }
-  table { border-collapse: collapse; margin-top: 1rem; width: 100%; }
-  td, th { text-align: left; padding: .15rem .6rem; border-bottom: 1px solid #eee; font-family: ui-monospace, monospace; font-size: 12px; }
-  .muted { color: #777; }
-</style>
+<style>${LIVE_VIEW_STYLE}</style>
 </head>
-<body>
+<body data-run="running">
 <h1>tool · <span id="workflow">waiting for a run…</span></h1>
-<p>State: <b id="state">–</b> · status <b id="status">–</b> · step runs <b id="runs">0</b> / <span id="max">–</span> · retries <b id="retries">0</b></p>
-<div id="states"></div>
+<p>State <b id="state">–</b> · step runs <b id="runs">0</b> / <span id="max">–</span> · retries <b id="retries">0</b> · <b id="outcome">running</b> <span id="countdown" hidden></span></p>
+<p id="failure"></p>
+<p id="connection" class="muted"></p>
+<main>
+<div id="chart">${chart}</div>
+<table><thead><tr><th>step</th><th>runs</th><th>last status</th><th>reason</th></tr></thead><tbody id="steps"></tbody></table>
+</main>
+<h2>Log</h2>
+<table id="log-table"><thead><tr><th>ms</th><th>step</th><th>result</th><th>edge taken</th><th>state</th></tr></thead><tbody id="log"></tbody></table>
 <p class="muted">Served by <code>tool arazzo run --inspect</code> on this machine only. <a href="stately">Open in the Stately inspector</a> (loads stately.ai; needs the internet).</p>
-<table><thead><tr><th>ms</th><th>kind</th><th>event</th><th>state</th></tr></thead><tbody id="log"></tbody></table>
-<script>
-const $ = (id) => document.getElementById(id);
-let run = null, origin = null, rootId = null;
-const chips = new Map();
-function text(id, value) { $(id).textContent = String(value); }
-function flat(value) {
-  if (typeof value === 'string') return value;
-  const [k, v] = Object.entries(value || {})[0] || [];
-  return k === undefined ? '' : v === undefined ? k : k + '.' + flat(v);
-}
-function row(ev, kind, detail, state) {
-  origin = origin ?? Number(ev.createdAt);
-  const tr = document.createElement('tr');
-  for (const cell of [Number(ev.createdAt) - origin, kind, detail, state]) {
-    const td = document.createElement('td'); td.textContent = String(cell); tr.appendChild(td);
-  }
-  $('log').appendChild(tr);
-}
-function reset(info) {
-  run = info.runId; origin = null; rootId = null; chips.clear();
-  $('log').replaceChildren(); $('states').replaceChildren();
-  text('workflow', info.workflowId);
-}
-// Relative: the pages and the stream live under the run's token.
-const source = new EventSource('events');
-source.addEventListener('run', (e) => { const info = JSON.parse(e.data); if (info.runId !== run) reset(info); });
-source.onmessage = (e) => {
-  const ev = JSON.parse(e.data);
-  if (ev.type === '@xstate.actor' && ev.parentId === undefined && rootId === null) {
-    rootId = ev.sessionId;
-    const def = JSON.parse(ev.definition || '{}');
-    // The definition's keys arrive sorted by name; show steps by index (s2 before s10), then the finals.
-    const order = (key) => (/^s(\\d+)_/.exec(key) ? Number(/^s(\\d+)_/.exec(key)[1]) : Infinity);
-    const keys = Object.keys(def.states || {}).sort((a, b) => order(a) - order(b) || (a === 'succeeded' ? -1 : b === 'succeeded' ? 1 : 0));
-    for (const key of keys) {
-      const chip = document.createElement('span'); chip.textContent = key; chips.set(key, chip); $('states').appendChild(chip);
-    }
-    return;
-  }
-  if (ev.sessionId !== rootId) return;
-  if (ev.type === '@xstate.event') return row(ev, 'event', ev.event.type, '');
-  if (ev.type !== '@xstate.snapshot') return;
-  const snap = ev.snapshot || {}, ctx = snap.context || {}, state = flat(snap.value);
-  text('state', state); text('status', snap.status); text('runs', ctx.runs ?? 0); text('max', ctx.maxSteps ?? '–'); text('retries', ctx.retries ?? 0);
-  const top = state.split('.')[0];
-  for (const [key, chip] of chips) chip.className = key === top ? 'active' : chip.className === 'active' ? 'done' : chip.className;
-  row(ev, 'state', ev.event.type, state);
-};
-</script>
+<script>${LIVE_VIEW_SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** The live view's Content-Security-Policy: its own script and style (by hash), the chart inline, and the event stream; nothing else. */
+export const LIVE_VIEW_CSP = `default-src 'none'; script-src '${sha256(LIVE_VIEW_SCRIPT)}'; style-src '${sha256(LIVE_VIEW_STYLE)}'; connect-src 'self'; base-uri 'none'; form-action 'none'`;
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text).digest('base64')}`;
+}
 
 /** A page that embeds the hosted Stately inspector and relays the run's events to it (what @statelyai/inspect's own server page does, from our loopback server). */
 export const STATELY_BRIDGE_HTML = `<!doctype html>

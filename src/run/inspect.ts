@@ -1,22 +1,31 @@
 /**
- * `arazzo run --inspect`: live inspection through @statelyai/inspect, served on loopback only.
- * The inspector formats XState's inspection events in the Stately protocol; a node:http server on
- * 127.0.0.1 relays them, with secrets stripped and run records sent as deltas, to the offline live
- * view and to the optional Stately bridge page, all under a random token in the URL. Nothing
- * leaves the machine unless the user opens the bridge page.
+ * `arazzo run --inspect`: live inspection served on loopback only, all under a random token in the
+ * URL. A node:http server on 127.0.0.1 serves the offline live view (the steps chart, coloured from
+ * the facts of live-feed.ts on the `/live` stream) and relays XState's inspection events, formatted
+ * by @statelyai/inspect in the Stately protocol with secrets stripped and run records sent as
+ * deltas, on `/events` to the optional Stately bridge page. Nothing leaves the machine unless the
+ * user opens the bridge page.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
+import { readSteps } from '../../machines/graph/read-steps.js';
 import type { RunFailure } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
-import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
+import { LIVE_VIEW_CSP, liveViewHtml, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
+import { renderLiveChart } from './live-chart.js';
+import { createLiveFeed, type LiveFeed } from './live-feed.js';
+import { createLiveSecrets } from './live-secrets.js';
+import type { Reporter } from './reporter.js';
 
 /** Events kept for viewers that connect late (a run is usually over before a browser opens); actor events are always kept. */
 const MAX_KEPT_EVENTS = 10_000;
+
+/** Live view facts (log rows) kept for late viewers; the latest state of every step and edge is always sent. */
+const MAX_KEPT_FACTS = 1000;
 
 /** Random bytes in the URL token: only someone who was shown the URL can read the run. */
 const TOKEN_BYTES = 16;
@@ -26,10 +35,16 @@ export interface LiveInspector {
   url: string;
   /** The observer to pass as `createActor(machine, { inspect })`. */
   inspect(event: InspectionEvent): void;
+  /** Wraps the step reporter, so that reasons the live view shows mask the credentials each request carried. */
+  reporter(inner: Reporter): Reporter;
+  /** Draws the steps chart of the machine about to run (in the background) and starts following it; call it before the run. */
+  showChart(machineConfig: object): void;
   /** Prints how to connect on `stderr`. */
   announce(stderr: Writable): void;
   /** Keeps serving until `signal` aborts (Ctrl-C), telling the user so on `stderr`. */
   holdUntil(signal: AbortSignal, stderr: Writable): Promise<void>;
+  /** Tells the user on `stderr` that the live view ends with the run (nothing when `signal` aborted: Ctrl-C said so). */
+  release(signal: AbortSignal, stderr: Writable): void;
   /** Stops the server and disconnects viewers; later calls do nothing. */
   close(): Promise<void>;
 }
@@ -38,6 +53,8 @@ export interface InspectorOptions {
   /** 0 lets the system pick a free port. */
   port: number;
   workflowId: string;
+  /** Values masked in the text the live view shows (secret inputs). */
+  secrets?: readonly string[];
 }
 
 /** Starts the loopback inspection server. Throws CommandUsageError (exit 2) when the port is taken. */
@@ -49,6 +66,11 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
   const kept: string[] = [];
   const viewers = new Set<ServerResponse>();
   const sentRecords = new Map<string, number>();
+  const secrets = createLiveSecrets(options.secrets ?? []);
+  const facts: string[] = [];
+  const liveViewers = new Set<ServerResponse>();
+  let feed: LiveFeed | undefined;
+  let livePage: Promise<string> = Promise.resolve(liveViewHtml(''));
 
   const server = createServer((req, res) => serve(req, res));
   const port = await listen(server, options.port);
@@ -64,9 +86,19 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     if (path === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
     if (path === '') return void res.writeHead(308, { location: `/${token}/` }).end();
-    if (path === '/') return page(res, LIVE_VIEW_HTML, "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'");
+    if (path === '/') return void livePage.then((html) => page(res, html, LIVE_VIEW_CSP));
     if (path === '/stately') {
       return page(res, STATELY_BRIDGE_HTML, `default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${STATELY_INSPECTOR_URL}`);
+    }
+    if (path === '/live') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(`retry: 1000\nevent: run\ndata: ${run}\n\n`);
+      // The latest state of every step and edge first: the facts kept may not reach back to the start.
+      if (feed) res.write(`event: summary\ndata: ${JSON.stringify(feed.summary())}\n\n`);
+      for (const data of facts) res.write(`event: fact\ndata: ${data}\n\n`);
+      liveViewers.add(res);
+      req.on('close', () => liveViewers.delete(res));
+      return;
     }
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
@@ -82,7 +114,7 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
 
   const inspector = createInspector({
     send(event) {
-      const data = JSON.stringify(sanitizeInspectionEvent(event));
+      const data = JSON.stringify(sanitizeInspectionEvent(event, secrets.mask));
       if (event.type === '@xstate.actor') actors.push(data);
       else {
         kept.push(data);
@@ -109,7 +141,7 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
         const records = recordsOf(event.snapshot);
         const from = Math.min(sentRecords.get(session) ?? 0, records.length);
         sentRecords.set(session, records.length);
-        return { ...event, event: { type: event.event.type }, snapshot: sanitizeSnapshot(event.snapshot as unknown as Json, from) as never };
+        return { ...event, event: { type: event.event.type }, snapshot: sanitizeSnapshot(event.snapshot as unknown as Json, from, secrets.mask) as never };
       }
       default:
         return undefined;
@@ -120,8 +152,21 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
   return {
     url: base,
     inspect(event) {
+      const fact = feed?.observe(event);
+      if (fact) {
+        const data = JSON.stringify(fact);
+        facts.push(data);
+        if (facts.length > MAX_KEPT_FACTS) facts.shift();
+        for (const viewer of liveViewers) viewer.write(`event: fact\ndata: ${data}\n\n`);
+      }
       const shown = slim(event);
       if (shown) inspector.inspect.next?.(shown);
+    },
+    reporter: (inner) => secrets.reporter(inner),
+    showChart(machineConfig) {
+      feed = createLiveFeed(readSteps(machineConfig), { mask: secrets.mask, workflowId: options.workflowId });
+      // The page waits for the chart; the run does not. Without a chart, the page still follows the run.
+      livePage = renderLiveChart(machineConfig).then(liveViewHtml, () => liveViewHtml(''));
     },
     announce(stderr) {
       stderr.write(
@@ -134,9 +179,13 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
       stderr.write(`inspect: the run is over; the live view stays at ${base} until you press Ctrl-C\n`);
       await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     },
+    release(signal, stderr) {
+      if (signal.aborted) return;
+      stderr.write('inspect: the run is over; the live view ends with it (no terminal to press Ctrl-C in; --inspect-hold keeps it up)\n');
+    },
     close() {
       closed ??= new Promise<void>((resolve) => {
-        for (const viewer of viewers) viewer.end();
+        for (const viewer of [...viewers, ...liveViewers]) viewer.end();
         server.closeAllConnections();
         server.close(() => resolve());
       });
@@ -175,9 +224,9 @@ type Json = Record<string, unknown>;
 /**
  * What a viewer may see of an inspection event: state values, statuses, event types and the
  * run counters. Inputs, step data (requests, responses, outputs), actor inputs and outputs and
- * error objects are dropped: they can hold credentials.
+ * error objects are dropped: they can hold credentials. `mask` hides secrets in the failure message.
  */
-export function sanitizeInspectionEvent(event: object): Json {
+export function sanitizeInspectionEvent(event: object, mask?: (text: string) => string): Json {
   const e = event as Json;
   const safe: Json = {};
   for (const key of ['type', 'sessionId', 'rootId', 'parentId', 'sourceId', 'createdAt', 'id', '_version', 'name', 'definition']) {
@@ -186,7 +235,7 @@ export function sanitizeInspectionEvent(event: object): Json {
   if (isObject(e.event)) safe.event = { type: e.event.type };
   // An actor event is converted late, with the actor's snapshot as it is by then: its records
   // would repeat what the snapshot events carry.
-  if (isObject(e.snapshot)) safe.snapshot = sanitizeSnapshot(e.snapshot, e.type === '@xstate.actor' ? undefined : 0);
+  if (isObject(e.snapshot)) safe.snapshot = sanitizeSnapshot(e.snapshot, e.type === '@xstate.actor' ? undefined : 0, mask);
   return safe;
 }
 
@@ -195,7 +244,7 @@ export function sanitizeInspectionEvent(event: object): Json {
  * when `from` is undefined), with `recordsFrom` saying where they go, each reduced to stepId,
  * status, dryRun and failedVia. Applied to its own result, it returns the same.
  */
-function sanitizeSnapshot(snapshot: Json, from: number | undefined): Json {
+function sanitizeSnapshot(snapshot: Json, from: number | undefined, mask: (text: string) => string = (text) => text): Json {
   const safe: Json = { status: snapshot.status };
   if (snapshot.value !== undefined) safe.value = snapshot.value;
   if (isObject(snapshot.context)) {
@@ -214,7 +263,9 @@ function sanitizeSnapshot(snapshot: Json, from: number | undefined): Json {
             recordsFrom: typeof c.recordsFrom === 'number' ? c.recordsFrom : from,
             records: records.map((r) => ({ stepId: r.stepId, status: r.status, dryRun: r.dryRun, ...(r.failedVia ? { failedVia: r.failedVia } : {}) })),
           }),
-      ...(isObject(c.failure) ? { failure: { code: c.failure.code, stepId: c.failure.stepId, message: c.failure.message ?? failureMessage(c.failure as unknown as RunFailure) } } : {}),
+      ...(isObject(c.failure)
+        ? { failure: { code: c.failure.code, stepId: c.failure.stepId, message: typeof c.failure.message === 'string' ? c.failure.message : mask(failureMessage(c.failure as unknown as RunFailure)) } }
+        : {}),
     };
   }
   return safe;

@@ -10,6 +10,7 @@ export function expressionContext(context: WorkflowContext, scope?: DocumentScop
   return {
     inputs: context.inputs,
     steps: context.steps,
+    workflows: context.run?.workflows,
     sourceDescriptions: scope?.sourceDescriptions,
     components: scope?.components,
     request: data?.request,
@@ -49,7 +50,7 @@ export function createActionJudge(programs: readonly StepProgram[], workflowOutp
     },
     workflowOutputs(context) {
       const scope = programs[0]?.scope;
-      return evaluateWorkflowOutputs(workflowOutputs, { inputs: context.inputs, steps: context.steps, sourceDescriptions: scope?.sourceDescriptions, components: scope?.components });
+      return evaluateWorkflowOutputs(workflowOutputs, { inputs: context.inputs, steps: context.steps, workflows: context.run.workflows, sourceDescriptions: scope?.sourceDescriptions, components: scope?.components });
     },
   };
 }

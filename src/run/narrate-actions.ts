@@ -11,11 +11,14 @@ import type { ActionNote } from './explain-lines.js';
 import type { Reporter } from './reporter.js';
 
 /** An inspection observer (`createActor(machine, { inspect })`) that reports each action that fires, and each retry that reaches its limit. */
-export function createActionNarrator(plan: WorkflowPlan, programs: readonly StepProgram[], reporter: Pick<Reporter, 'action'>): (event: InspectionEvent) => void {
-  const steps = new Map<string, number>();
-  plan.steps.forEach((step, index) => steps.set(stepKey(index, step.stepId), index));
+export function createActionNarrator(plan: WorkflowPlan, programs: readonly StepProgram[], reporter: Pick<Reporter, 'action'>, workflows?: ReadonlyMap<string, { plan: WorkflowPlan; programs: readonly StepProgram[] }>): (event: InspectionEvent) => void {
+  const entry = narrated(plan, programs);
+  // v2: every workflow of the run, by key; an event is narrated with the plan of the machine that took it.
+  const byKey = new Map([...(workflows ?? [])].map(([key, w]) => [key, narrated(w.plan, w.programs)] as const));
   return (event) => {
     if (event.type !== '@xstate.microstep') return;
+    const context = (event.snapshot as unknown as { context?: WorkflowContext }).context;
+    const { plan, programs, steps } = (context && byKey.get(context.key)) ?? entry;
     for (const transition of event._transitions ?? []) {
       const meta = transition.meta as ActionMeta | undefined;
       if (meta === undefined || (meta.outcome !== 'fired' && meta.outcome !== 'limitReached')) continue;
@@ -30,17 +33,24 @@ export function createActionNarrator(plan: WorkflowPlan, programs: readonly Step
       const criteria = action?.criteriaId === undefined ? [] : (programs[index]?.actionCriteria[action.criteriaId] ?? []).map((criterion) => criterion.source);
       const note: ActionNote = { action: meta.action, type: meta.actionType, criteria };
       if (meta.actionType === 'goto' && action?.targetIndex !== undefined) note.target = plan.steps[action.targetIndex]?.stepId;
+      if (meta.actionType === 'goto' && action?.workflow !== undefined) note.target = `workflow ${action.workflow}`;
       if (meta.actionType === 'retry') {
         note.limit = action?.retryLimit;
         if (meta.outcome === 'limitReached') note.limitReached = true;
         else {
           // The transition's actions have run: the context holds this retry's number and wait.
-          const context = (event.snapshot as unknown as { context: WorkflowContext }).context;
-          note.retry = context.retries;
-          note.delayMs = context.retryDelayMs;
+          note.retry = context?.retries;
+          note.delayMs = context?.retryDelayMs;
         }
       }
-      reporter.action(step.stepId, note);
+      reporter.action(context && context.via.length > 0 ? `${context.via.join('/')}/${step.stepId}` : step.stepId, note);
     }
   };
+}
+
+/** A plan with its steps' indexes by state key. */
+function narrated(plan: WorkflowPlan, programs: readonly StepProgram[]) {
+  const steps = new Map<string, number>();
+  plan.steps.forEach((step, index) => steps.set(stepKey(index, step.stepId), index));
+  return { plan, programs, steps };
 }

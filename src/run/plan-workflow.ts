@@ -65,7 +65,8 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   const stepId = step.stepId ?? '';
   const runner = options.runner;
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {
-    const plan = (entry: ActionOrReference) => planAction(workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options);
+    const plan = (entry: ActionOrReference) => planAction(doc, workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options);
+    if (runner === 'v2') return mergedChain(doc, own, inherited, side, plan);
     // Presence rules: absent -> the workflow's chain; [] -> opt out; non-empty -> the step's chain wins.
     if (own !== undefined) return [own.map(plan), own.length > 0 ? 'step' : 'none'];
     if (inherited !== undefined && inherited.length > 0) return [inherited.map(plan), 'workflow'];
@@ -81,31 +82,46 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
     else criteria.successCriteria.push(criterionAt(criterion, stepId, options));
   }
   if (step.operationId === undefined) {
-    if (step.operationPath !== undefined) planned.unsupported = notRun(runner, 'operationPath steps are not supported in v1; use operationId', 'an operationPath step');
-    else if (step.workflowId !== undefined) planned.unsupported = notRun(runner, `nested workflow steps ("${step.workflowId}") are not supported in v1`, `a nested workflow step ("${step.workflowId}")`);
+    // v2 runs operationPath steps (compile-steps.ts finds their operation).
+    if (step.operationPath !== undefined) {
+      if (runner === 'v1') planned.unsupported = notRun(runner, 'operationPath steps are not supported in v1; use operationId', 'an operationPath step');
+    } else if (step.workflowId !== undefined) {
+      const key = runner === 'v2' ? workflowKey(doc, step.workflowId) : undefined;
+      if (key !== undefined) planned.call = { workflow: key, transfers: [] };
+      else planned.unsupported = notRun(runner, `nested workflow steps ("${step.workflowId}") are not supported in v1`, `a nested workflow step calling a workflow of another Arazzo document ("${step.workflowId}")`);
+    }
   }
-  // Sending the payload without its replacements would send the wrong request, so nothing is sent.
-  if (step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
+  // Sending the payload without its replacements would send the wrong request, so nothing is sent (v2 applies them).
+  if (runner === 'v1' && step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
     planned.unsupported ??= notRun(runner, 'requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent', 'requestBody.replacements (the body would be wrong without them; nothing was sent)');
   }
-  // v2 merges a step's chain with the workflow's by action name; until it does, such a step is not run as v1 would run it.
-  if (runner === 'v2') {
-    const merged = [mergeAdds(doc, step.onSuccess, workflow.successActions, 'onSuccess'), mergeAdds(doc, step.onFailure, workflow.failureActions, 'onFailure')].filter((s) => s !== undefined);
-    if (merged.length > 0) planned.unsupported ??= notRun(runner, '', `merging the step's ${merged.join(' and ')} chain with the workflow's actions (nothing was sent)`);
-  }
   return planned;
+}
+
+/**
+ * The key of the workflow a nested step, a goto or a retry names (v2): a workflow of this
+ * document, by its id. A workflow of another Arazzo document (an arazzo source) gives undefined:
+ * this version does not run those yet.
+ */
+export function workflowKey(doc: ArazzoDocument, reference: string): string | undefined {
+  return doc.workflows.some((w) => w.workflowId === reference) ? reference : undefined;
+}
+
+/**
+ * A step's chain in v2, as Arazzo merges it ("override it but can never remove it"): the step's
+ * actions first, then the workflow's actions whose name the step does not define.
+ */
+function mergedChain(doc: ArazzoDocument, own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side, plan: (entry: ActionOrReference) => ActionPlan): [ActionPlan[], ChainSource] {
+  const mine = own ?? [];
+  const names = new Set(mine.map((entry) => actionName(doc, entry, side)));
+  const added = (inherited ?? []).filter((entry) => !names.has(actionName(doc, entry, side)));
+  const source: ChainSource = mine.length === 0 ? (added.length === 0 ? 'none' : 'workflow') : added.length === 0 ? 'step' : 'merged';
+  return [[...mine, ...added].map(plan), source];
 }
 
 /** The message of a construct the runner does not run: v1's names the v2 runner; v2's says this version does not run it yet. */
 function notRun(runner: RunnerVersion, v1: string, v2: string): string {
   return runner === 'v2' ? `${v2}: ${NOT_YET_V2_TEXT}` : `${v1} ${RUNS_WITH_V2}`;
-}
-
-/** The side whose step chain v2 would merge with workflow actions the step does not name (undefined: merging changes nothing). */
-function mergeAdds(doc: ArazzoDocument, own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): Side | undefined {
-  if (own === undefined || inherited === undefined || inherited.length === 0) return undefined;
-  const names = new Set(own.map((entry) => actionName(doc, entry, side)));
-  return inherited.some((entry) => !names.has(actionName(doc, entry, side))) ? side : undefined;
 }
 
 function actionName(doc: ArazzoDocument, entry: ActionOrReference, side: Side): string | undefined {
@@ -116,7 +132,7 @@ function actionName(doc: ArazzoDocument, entry: ActionOrReference, side: Side): 
   }
 }
 
-function planAction(workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[], options: CriteriaOptions): ActionPlan {
+function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[], options: CriteriaOptions): ActionPlan {
   const name = action.name ?? '(unnamed)';
   const type = action.type ?? '';
   const plan: ActionPlan = {
@@ -140,8 +156,10 @@ function planAction(workflow: Workflow, stepId: string, action: Action, side: Si
   }
   if (type === 'replay') plan.unsupported ??= options.runner === 'v2' ? `action "${name}": replay is not an Arazzo 1.0.1 action type; use retry or goto` : `action "${name}": replay is not implemented in v1 ${RUNS_WITH_V2}`;
   else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
+  const target = options.runner === 'v2' && action.workflowId !== undefined ? workflowKey(doc, action.workflowId) : undefined;
+  if (target !== undefined && (type === 'goto' || type === 'retry')) plan.workflow = target;
   if (type === 'goto' && action.workflowId !== undefined) {
-    plan.unsupported ??= notRun(options.runner, `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`, `action "${name}": a goto to another workflow ("${action.workflowId}")`);
+    if (target === undefined) plan.unsupported ??= notRun(options.runner, `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`, `action "${name}": a goto to a workflow of another Arazzo document ("${action.workflowId}")`);
   } else if (type === 'goto') {
     const target = action.stepId === undefined ? undefined : index.get(action.stepId);
     if (target === undefined) {
@@ -149,9 +167,14 @@ function planAction(workflow: Workflow, stepId: string, action: Action, side: Si
     }
     plan.targetIndex = target;
   }
-  if (type === 'retry' && (action.stepId !== undefined || action.workflowId !== undefined)) {
-    const target = action.stepId !== undefined ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
-    plan.unsupported ??= notRun(options.runner, `action "${name}": a retry that goes on to ${target} is not supported in v1`, `action "${name}": a retry that goes on to ${target}`);
+  if (type === 'retry' && options.runner === 'v2' && action.stepId !== undefined) {
+    const step = index.get(action.stepId);
+    if (step === undefined) throw new PlanError('UNKNOWN_GOTO_TARGET', `retry action "${name}" runs step "${action.stepId}", which workflow "${workflow.workflowId}" does not have`, action.pointer);
+    if (workflow.steps[step]?.workflowId !== undefined) plan.unsupported ??= `action "${name}": a retry that runs step "${action.stepId}", a nested workflow step: ${NOT_YET_V2_TEXT}`;
+    else plan.targetIndex = step;
+  } else if (type === 'retry' && (action.stepId !== undefined || (action.workflowId !== undefined && target === undefined))) {
+    const what = action.stepId !== undefined ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
+    plan.unsupported ??= notRun(options.runner, `action "${name}": a retry that goes on to ${what} is not supported in v1`, `action "${name}": a retry that runs a workflow of another Arazzo document (${what})`);
   }
   if (type === 'retry' && side === 'onSuccess') {
     throw new PlanError('RETRY_ON_SUCCESS', `retry action "${name}" cannot be a success action (Arazzo allows end and goto there)`, action.pointer);
@@ -190,7 +213,9 @@ function criterionAt(criterion: CriterionObject, stepId: string, options: Criter
 function actionLabel(side: Side, plan: ActionPlan, type: string, stepId: string | undefined, criteria: CriteriaSet): string {
   let what = type;
   if (type === 'retry') what = `retry x${plan.retryLimit}${plan.retryAfterSeconds > 0 ? ` after ${plan.retryAfterSeconds}s` : ''}`;
-  if (type === 'goto') what = `goto ${stepId ?? '?'}`;
+  if (type === 'goto') what = plan.workflow !== undefined ? `goto workflow ${plan.workflow}` : `goto ${stepId ?? '?'}`;
+  if (type === 'retry' && plan.workflow !== undefined) what += `, running workflow ${plan.workflow} first`;
+  if (type === 'retry' && plan.targetIndex !== undefined) what += `, running step ${stepId ?? '?'} first`;
   const guard = criteria.length > 0 ? ` [${criteria.map((c) => c.source).join(' && ')}]` : '';
   return `${side}: ${plan.name} (${what})${guard}`;
 }

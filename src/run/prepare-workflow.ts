@@ -43,7 +43,7 @@ export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources
       scope,
     };
     steps.push(planStep(doc, workflow, step, index, program, criteria));
-    compileStep(doc, workflow, step, sources, program, warnings);
+    compileStep(doc, workflow, step, sources, program, warnings, criteria.runner);
     programs.push(program);
   }
   const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings);

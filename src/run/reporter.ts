@@ -18,6 +18,8 @@ export interface Reporter {
   dryRun(stepId: string, request: HttpRequest): void;
   stepDone(stepId: string, request: HttpRequest, response: HttpResponse | undefined, ok: boolean, reason?: string): void;
   stepFailedEarly(stepId: string, reason: string): void;
+  /** A nested workflow step (v2) is done: the workflow it called, and whether the step succeeded. */
+  callDone(stepId: string, workflowId: string, ok: boolean, reason?: string): void;
   /** After `stepDone`, for a failed step (or every step with --verbose): what was sent and received, and why the criteria failed. */
   exchange(stepId: string, exchange: StepExchange): void;
   /** The pipeline is about to retry the step's request (before the step's progress line). */
@@ -76,6 +78,11 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
       progress(`${mark} ${stepId} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
     },
     stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${stepId}: ${printableLine(reason, values)}`),
+    callDone(stepId, workflowId, ok, reason) {
+      if (ok) held = undefined;
+      const why = !ok && reason ? `: ${printableLine(reason, values)}` : '';
+      progress(`${ok ? style.green('✓') : style.red('✗')} ${stepId} → workflow ${printableLine(workflowId)}${why}`);
+    },
     exchange(stepId, exchange) {
       if (opts.quiet) {
         if (!exchange.ok) held = { stepId, lines: () => failureLines(exchange, known, style) };

@@ -1,4 +1,5 @@
-import type { StepRecord } from '../../machines/types.js';
+import type { StepRecord, Transfer } from '../../machines/types.js';
+import type { DependencyRecord } from './run-workflows.js';
 import { isStackOverflow, stringifyJson } from '../expressions/stringify-json.js';
 
 /** What `arazzo run` prints on stdout: the spec's run record. */
@@ -6,6 +7,10 @@ export interface RunRecord {
   workflowId: string;
   outputs: Record<string, unknown>;
   steps: StepRecord[];
+  /** v2: gotos that moved the run to another workflow. */
+  transfers?: Transfer[];
+  /** v2: the workflows dependsOn ran first. */
+  dependencies?: DependencyRecord[];
 }
 
 /**
@@ -14,7 +19,9 @@ export interface RunRecord {
  * printed as JSON, which is also YAML.
  */
 export async function formatRecord(record: RunRecord, format: 'json' | 'yaml'): Promise<string> {
-  const plain = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
+  const plain: Record<string, unknown> = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
+  if (record.transfers) plain.transfers = record.transfers;
+  if (record.dependencies) plain.dependencies = record.dependencies.map((d) => ({ workflowId: d.workflowId, outputs: d.outputs, steps: d.steps.map(orderFields) }));
   if (format === 'yaml') {
     const { Document, visit } = await import('yaml');
     try {
@@ -40,6 +47,9 @@ const OCTAL_1_2 = /^[-+]?0o[0-7]+$/;
 function orderFields(step: StepRecord): StepRecord {
   const ordered: StepRecord = { stepId: step.stepId, status: step.status, dryRun: step.dryRun, outputs: step.outputs };
   if (step.failedVia) ordered.failedVia = step.failedVia;
+  if (step.workflowId !== undefined) ordered.workflowId = step.workflowId;
+  if (step.steps) ordered.steps = step.steps.map(orderFields);
+  if (step.transfers) ordered.transfers = step.transfers;
   return ordered;
 }
 

@@ -1,7 +1,7 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
-import { createActor, type InspectionEvent } from 'xstate';
-import { compileWorkflow } from '../../machines/compile-workflow.js';
+import type { InspectionEvent } from 'xstate';
+import { compileWorkflow, DEFAULT_MAX_DEPTH } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { loadDocument } from '../arazzo/load-document.js';
 import { validateDocument } from '../arazzo/validate-document.js';
@@ -11,12 +11,15 @@ import { styleFor, type Style } from '../output/style.js';
 import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
 import { printableLine } from '../http/printable.js';
 import { redactUrl, secretNames } from '../http/redact.js';
+import { allOperations } from '../openapi/all-operations.js';
 import { createDescriptionLoader } from './description-loader.js';
 import { refuseDependencies, reportFindings, selectWorkflow } from './gate-document.js';
-import { immediateClock } from './immediate-clock.js';
+import { runMachine } from './run-machine.js';
+import type { PreparedRun } from './prepare-run.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
 import type { StepProgram } from './compile-steps.js';
-import { createStepExecutor } from './execute-step.js';
+import { createStepExecutor, type StepExecutor } from './execute-step.js';
+import { compileRunMachines, runWorkflows, type RunWorkflowsOptions, type WorkflowsRun } from './run-workflows.js';
 import { createActionJudge } from './judge.js';
 import { createActionNarrator } from './narrate-actions.js';
 import { prepareWorkflow } from './prepare-workflow.js';
@@ -24,6 +27,8 @@ import { createReporter, type Reporter } from './reporter.js';
 import { formatRecord, type RunRecord } from './run-record.js';
 import { createTracer, openTraceFile, type Tracer } from './trace.js';
 import type { LiveInspector } from './inspect.js';
+import { holdsLiveView } from './live-view-hold.js';
+import type { ReportTargets, RunReports } from './report/run-reports.js';
 import type { RunnerVersion } from '../arazzo/runner-version.js';
 import { criteriaOptionsFor } from './criteria-options.js';
 
@@ -49,14 +54,22 @@ export interface RunOptions {
   /** --inspect: serve a live view of the run on 127.0.0.1 (port 0 = any free one). */
   inspect?: boolean;
   inspectPort?: number;
+  /** --inspect-hold: keep the live view up after the run until Ctrl-C even without a terminal. */
+  inspectHold?: boolean;
   /** --tool-allow-ref-host: hosts a remote description's $refs may reach besides its own origin. */
   allowRefHosts?: string[];
   /** --tool-allow-read: folders (relative to the working directory) descriptions and their file $refs may also read. */
   allowRead?: string[];
   /** --tool-runner: which runner contract the run follows (v1 by default). */
   runner?: RunnerVersion;
+  /** --tool-bind (v2): source name to the registered API it is bound to, before x-tool-api and name match. */
+  binds?: ReadonlyMap<string, string>;
+  /** --tool-max-depth (v2): how deep nested workflow calls may go (default 32). */
+  maxDepth?: number;
   /** Names of inputs given as command-line strings (--input k=v, --input-env): v2 coerces them to the type the schema declares. */
   stringInputs?: readonly string[];
+  /** --report, --har, --junit: files about the run, opened before anything is sent and written when it ends (src/run/report/). */
+  reports?: ReportTargets;
 }
 
 export interface RunIO {
@@ -67,11 +80,16 @@ export interface RunIO {
   signal: AbortSignal;
   /** Environment: where the API registry and credentials live (XDG_CONFIG_HOME, HOME), env-var secrets. */
   env: Record<string, string | undefined>;
+  /** stdin and stderr are terminals: someone can press Ctrl-C to end a held --inspect live view (false when absent). */
+  stdinIsTTY?: boolean;
+  stderrIsTTY?: boolean;
 }
 
 export interface RunDeps {
   /** Configured APIs for binding; the user's registry (apis.json) by default. */
   registry?: ApiLookup;
+  /** Sends the steps' requests instead of the run's pipeline (`arazzo replay` answers them from a HAR file); descriptions still load through the pipeline. */
+  sender?: Pipeline;
 }
 
 /**
@@ -86,42 +104,60 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
   let holdLiveView = false;
+  let reports: RunReports | undefined;
   try {
+    // Report files are opened before anything is sent: an unwritable path is a usage error.
+    if (opts.reports) reports = await (await import('./report/run-reports.js')).openRunReports(opts, io.cwd);
     const compiled = await compileRun(opts, io, deps, pipeline, reporter, style);
     if ('kind' in compiled) return compiled;
     const { plan } = compiled;
 
-    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [] });
+    if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [], workflows: compiled.run?.workflows });
     if (opts.inspect) {
-      live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId });
+      live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId, secrets: opts.secretInputs ?? [] });
+      // The chart `arazzo graph` draws of the selected workflow (drawing needs no executor).
+      live.showChart(compileWorkflow(plan, compiled.judge).config);
       live.announce(io.stderr);
     }
     // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
-    const narrate = opts.quiet ? undefined : createActionNarrator(plan, compiled.programs, reporter);
-    const observers = [tracer?.inspect, live?.inspect, narrate].filter((f) => f !== undefined);
+    const narrate = opts.quiet ? undefined : createActionNarrator(plan, compiled.programs, reporter, compiled.run?.workflows);
+    const observers = [tracer?.inspect, live?.inspect, narrate, reports?.inspect(plan, compiled.programs, compiled.run?.workflows)].filter((f) => f !== undefined);
     const inspect = observers.length > 0 ? (event: InspectionEvent) => observers.forEach((observe) => observe(event)) : undefined;
-    const executor = createStepExecutor({ programs: compiled.programs, pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: tracer ? tracer.reporter(reporter) : reporter });
-    const machine = compileWorkflow(plan, compiled.judge, executor);
-    const { context, interrupted } = await runMachine(machine, { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect);
+    const tracedReporter = tracer ? tracer.reporter(reporter) : reporter;
+    const stepReporter = live ? live.reporter(tracedReporter) : tracedReporter;
+    const executorFor = (programs: StepProgram[]) => createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: reports ? reports.reporter(stepReporter) : stepReporter, onExchange: reports?.exchange });
+    const ran = compiled.run
+      ? await runV2(compiled.run, executorFor, { inputs: compiled.inputs, maxSteps: opts.maxSteps, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH, signal: io.signal, inspect })
+      : asWorkflowsRun(await runMachine(compileWorkflow(plan, compiled.judge, executorFor(compiled.programs)), { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect));
+    const { context, interrupted } = ran;
     await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;
-    const record: RunRecord = { workflowId: plan.workflowId, outputs: failed ? {} : context.outputs, steps: context.records };
+    const record: RunRecord = { workflowId: plan.workflowId, outputs: failed ? {} : context.outputs, steps: ran.records };
+    if (ran.transfers.length > 0) record.transfers = ran.transfers;
+    if (ran.dependencies.length > 0) record.dependencies = ran.dependencies;
+    await reports?.finish(record, ran.failure?.failure, interrupted).catch((error: Error) => reporter.warn(error.message));
     io.stdout.write(await formatRecord(record, opts.output));
     holdLiveView = live !== undefined;
     if (interrupted) {
-      reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${context.runs} step runs; nothing more was sent`);
+      reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${ran.runs} step runs; nothing more was sent`);
       return { kind: 'interrupted' };
     }
-    if (context.failure) {
-      reporter.workflowFailed(plan.workflowId, context.failure);
+    if (ran.failure) {
+      if (ran.failure.dependency) reporter.warn(`workflow "${plan.workflowId}" did not run: its dependency "${ran.failure.workflowId}" failed`);
+      reporter.workflowFailed(ran.failure.workflowId, ran.failure.failure);
       return { kind: 'failed' };
     }
     return { kind: 'succeeded' };
   } finally {
     pipeline.close();
     await tracer?.finish(undefined, false).catch(() => undefined);
-    // The live view outlives a finished run (it is usually over before a browser connects) until Ctrl-C.
-    if (holdLiveView) await live?.holdUntil(io.signal, io.stderr);
+    await reports?.close();
+    // The live view outlives a finished run (it is usually over before a browser connects) until
+    // Ctrl-C, when someone is at a terminal to press it or --inspect-hold asks for it.
+    if (holdLiveView && live) {
+      if (holdsLiveView(opts.inspectHold, io)) await live.holdUntil(io.signal, io.stderr);
+      else live.release(io.signal, io.stderr);
+    }
     await live?.close();
   }
 }
@@ -133,6 +169,8 @@ interface CompiledRun {
   programs: StepProgram[];
   /** The run's inputs: as given, or in v2 checked against the workflow's inputs schema (typed, defaulted). */
   inputs: Record<string, unknown>;
+  /** v2: every workflow the run can reach, `plan` and `programs` being the selected one's. */
+  run?: PreparedRun;
 }
 
 /**
@@ -162,54 +200,25 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
         return undefined;
       }
     },
+    loadPathOperations: async (url) => allOperations(await loadDescription(url)),
   });
   if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent', true, opts.workflowId)) return { kind: 'invalid-document' };
 
   const workflow = selectWorkflow(doc, opts.workflowId);
-  refuseDependencies(doc, workflow, runner);
+  if (runner === 'v1') refuseDependencies(doc, workflow, runner);
   const inputs = runner === 'v2' ? await (await import('./input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('./api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
-  const { sources, warnings } = await bindSources(doc, registry, loadDescription);
+  const { sources, warnings } = await bindSources(doc, registry, loadDescription, opts.binds);
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
   const criteria = await criteriaOptionsFor(doc.model, runner, (message) => reporter.warn(message));
-  const { plan, programs, outputs } = prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria);
+  // v2 prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
+  const run = runner === 'v2' ? (await import('./prepare-run.js')).prepareRun(doc.model, workflow, sources, templateWarnings, criteria) : undefined;
+  const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria);
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  return { plan, judge: createActionJudge(programs, outputs), programs, inputs };
-}
-
-type AnyWorkflowMachine = ReturnType<typeof compileWorkflow>;
-
-/** Runs the machine to a final state, or until `signal` aborts (then the actor is stopped and its in-flight request aborted). */
-function runMachine(
-  machine: AnyWorkflowMachine,
-  input: { inputs: Record<string, unknown>; maxSteps: number },
-  signal: AbortSignal,
-  inspect?: (event: InspectionEvent) => void,
-): Promise<{ context: WorkflowContext; interrupted: boolean }> {
-  const clock = immediateClock();
-  const actor = createActor(machine, inspect ? { input, inspect, clock } : { input, clock });
-  return new Promise((resolve, reject) => {
-    const finish = (interrupted: boolean) => {
-      signal.removeEventListener('abort', onAbort);
-      resolve({ context: actor.getSnapshot().context, interrupted });
-    };
-    const onAbort = () => {
-      actor.stop();
-      finish(true);
-    };
-    actor.subscribe({
-      next(snapshot) {
-        if (snapshot.status === 'done') return finish(false);
-      },
-      error: reject,
-    });
-    if (signal.aborted) return finish(true);
-    signal.addEventListener('abort', onAbort, { once: true });
-    actor.start();
-  });
+  return run ? { plan, judge: createActionJudge(programs, outputs), programs, inputs, run } : { plan, judge: createActionJudge(programs, outputs), programs, inputs };
 }
 
 // URLs here come from the document, the registry and the descriptions: secrets masked, escapes stripped.
@@ -228,4 +237,17 @@ function printBanner(sources: BoundSource[], stderr: Writable, style: Style, sec
 function where(doc: LoadedDocument, pointer: string): string {
   const pos = doc.locate(pointer);
   return pos ? `:${pos.line}:${pos.col}` : '';
+}
+
+/** A v2 run: every workflow compiled once (each with its own step executor), then run from the dependencies to the last transfer. */
+async function runV2(prepared: PreparedRun, executorFor: (programs: StepProgram[]) => StepExecutor, options: RunWorkflowsOptions): Promise<WorkflowsRun> {
+  const machines = compileRunMachines(prepared, (workflow) => executorFor(workflow.programs));
+  return runWorkflows(prepared, machines, options);
+}
+
+/** A v1 run (one machine) in the shape of a v2 one. */
+function asWorkflowsRun({ context, interrupted }: { context: WorkflowContext; interrupted: boolean }): WorkflowsRun {
+  const ran: WorkflowsRun = { context, interrupted, records: context.records, transfers: [], dependencies: [], runs: context.runs };
+  if (context.failure) ran.failure = { workflowId: context.workflowId, failure: context.failure, dependency: false };
+  return ran;
 }

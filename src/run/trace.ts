@@ -70,6 +70,8 @@ export interface TracerOptions {
   now?: () => number;
   /** Values written as `***` wherever they appear (--input-env inputs); request credentials are added as steps run. */
   secrets?: readonly string[];
+  /** v2: every workflow of the run by key; lines of a machine are read with its own plan and carry its actor path. */
+  workflows?: ReadonlyMap<string, { plan: WorkflowPlan }>;
 }
 
 /** How an `action` line marks, in its flag and its label, an action whose transition stopped the workflow instead of firing. */
@@ -82,9 +84,12 @@ const STOPPED: Partial<Record<ActionOutcome, { flag: string; suffix: string }>> 
 export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerOptions): Tracer {
   const now = options.now ?? (() => performance.now());
   const origin = now();
-  // Step ids by state key.
-  const steps = new Map<string, string>();
-  plan.steps.forEach((step, index) => steps.set(stepKey(index, step.stepId), step.stepId));
+  // Step ids by state key, of the selected workflow and (v2) of every workflow by key.
+  const stepIds = (of: WorkflowPlan) => new Map(of.steps.map((step, index) => [stepKey(index, step.stepId), step.stepId] as const));
+  const entrySteps = stepIds(plan);
+  const byKey = new Map([...(options.workflows ?? [])].map(([key, w]) => [key, stepIds(w.plan)] as const));
+  const stepsOf = (context: WorkflowContext | undefined) => (context && byKey.get(context.key)) ?? entrySteps;
+  const v2 = options.workflows !== undefined;
   let counters = { retries: 0, runs: 0 };
   const known = new Set(options.secrets ?? []);
   const masked = (text: string) => redactText(text, { values: known });
@@ -122,6 +127,8 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     counters = { retries: context.retries, runs: context.runs };
     const transitions = event._transitions ?? [];
     const source = transitions[0]?.source.path ?? [];
+    const steps = stepsOf(context);
+    const actor: Record<string, unknown> = v2 ? { actor: context.actor } : {};
     for (const transition of transitions) {
       // Only the transitions of Arazzo actions carry meta (machines/chain-transitions.ts).
       const meta = transition.meta as ActionMeta | undefined;
@@ -131,7 +138,7 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       const label = stopped ? `${transition.description ?? ''}${stopped.suffix}` : (transition.description ?? '');
       const fields: Record<string, unknown> = { stepId: owner, action: meta.action, actionType: meta.actionType, label };
       if (stopped) fields[stopped.flag] = true;
-      write('action', { ...fields, retries: counters.retries, runs: before });
+      write('action', { ...actor, ...fields, retries: counters.retries, runs: before });
     }
     const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
     writeState(snapshot, source.join('.'), event.event.type, actions);
@@ -139,8 +146,8 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
   const writeState = (snapshot: { value: unknown; context: WorkflowContext }, from: string, eventType: string, actions: string[]) => {
     const context = snapshot.context;
     const state = statePath(snapshot.value);
-    const fields: Record<string, unknown> = { state, from, event: eventType };
-    const stepId = steps.get(state.split('.')[0] ?? '');
+    const fields: Record<string, unknown> = v2 ? { actor: context.actor, state, from, event: eventType } : { state, from, event: eventType };
+    const stepId = stepsOf(context).get(state.split('.')[0] ?? '');
     if (stepId !== undefined) fields.stepId = stepId;
     Object.assign(fields, counters, { maxSteps: context.maxSteps });
     if (actions.length > 0) fields.actions = actions;
@@ -150,9 +157,10 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
   // The machine's first state is entered by no transition (XState sends no microstep for it): its
   // line comes from the root actor's first snapshot, once the first step's run has been counted.
   const onInit = (event: InspectionEvent & { type: '@xstate.snapshot' }) => {
-    if (event.event.type !== 'xstate.init' || event.actorRef.sessionId !== event.rootId) return;
+    // v2: a nested workflow's machine starts the same way, as a child actor.
+    if (event.event.type !== 'xstate.init' || (!v2 && event.actorRef.sessionId !== event.rootId)) return;
     const snapshot = event.snapshot as unknown as { value: unknown; context?: WorkflowContext };
-    if (snapshot.context === undefined) return;
+    if (snapshot.context === undefined || (v2 && snapshot.context.actor === undefined)) return;
     counters = { retries: snapshot.context.retries, runs: snapshot.context.runs };
     writeState(snapshot as { value: unknown; context: WorkflowContext }, '', 'xstate.init', []);
   };

@@ -8,7 +8,6 @@ import { useRunHarness } from './run-harness.js';
 import { runInWorkspace } from './run-in-workspace.js';
 
 const h = useRunHarness();
-const NOT_YET = '(not yet supported by the v2 runner in this version)';
 const OK = { 'GET /a': { body: { id: 7, items: [{ status: 'ready' }] } }, 'GET /b': { headers: { 'content-type': 'application/xml' }, body: '<order><status>shipped</status><item/><item/></order>' } };
 
 function validate(fixture: string, args: string[] = [], env: Record<string, string> = {}) {
@@ -54,54 +53,53 @@ describe('--tool-runner and TOOL_RUNNER', () => {
   });
 });
 
-describe('constructs v2 does not run yet', () => {
-  it('validate warns that a nested workflow is not yet supported by the v2 runner, and v1 points at v2', async () => {
+describe('workflow calls: v2 runs them, v1 points at v2', () => {
+  it('validate: no nested-workflow warning in v2; v1 warns with the v2 hint', async () => {
     const v2 = await validate('v2-not-yet.arazzo.yaml', ['--tool-runner', 'v2']);
     expect(v2.code).toBe(0);
-    const line = v2.stdout.split('\n').find((l) => / warning NESTED_WORKFLOW_UNSUPPORTED /.test(l)) ?? '';
-    expect(line.endsWith(NOT_YET)).toBe(true);
-    expect(line).not.toContain('v1');
+    expect(v2.stdout).not.toMatch(/NESTED_WORKFLOW_UNSUPPORTED|V2_NOT_YET/);
 
     const v1 = await validate('v2-not-yet.arazzo.yaml');
     expect(v1.stdout).toContain('nested workflows are not supported by the v1 runner, so the step fails at runtime (runs with --tool-runner v2)');
   });
 
-  it('run fails the nested workflow step when it is reached, saying v2 does not run it yet', async () => {
-    const result = await h.run('v2-not-yet.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'main'], OK);
-    expect(result.code).toBe(1);
-    expect(trail(recordOf(result))).toEqual(['first:200']);
-    expect(result.stderr).toContain('a nested workflow step ("child"): not yet supported by the v2 runner in this version');
-    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a']);
+  it('run: v2 runs the nested workflow step; v1 fails it when reached', async () => {
+    const v2 = await h.run('v2-not-yet.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'main'], OK);
+    expect(v2.code).toBe(0);
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a', '/b']);
+
+    const v1 = await h.run('v2-not-yet.arazzo.yaml', ['--workflow', 'main'], OK);
+    expect(v1.code).toBe(1);
+    expect(trail(recordOf(v1))).toEqual(['first:200']);
+    expect(v1.stderr).toContain('(runs with --tool-runner v2)');
   });
 
-  it('run refuses dependsOn before any request, saying v2 does not run it yet', async () => {
-    const result = await h.run('runtime-depends-on.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'main'], { 'GET /a': {}, 'GET /b': {} });
-    expectNoRun(result, 1);
-    expect(result.stderr).toContain('dependsOn is not yet supported by the v2 runner in this version; nothing was sent');
-    expect(result.stderr).not.toContain('(runs with --tool-runner v2)');
+  it('run: v2 runs dependsOn first; v1 refuses it before any request', async () => {
+    const v2 = await h.run('runtime-depends-on.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'main'], { 'GET /a': {}, 'GET /b': {} });
+    expect(v2.code).toBe(0);
+    expect(v2.stderr).not.toContain('(runs with --tool-runner v2)');
+
+    const v1 = await h.run('runtime-depends-on.arazzo.yaml', ['--workflow', 'main'], { 'GET /a': {}, 'GET /b': {} });
+    expectNoRun(v1, 1);
+    expect(v1.stderr).toContain('(runs with --tool-runner v2)');
   });
 
-  it('does not run a step whose chain v2 would merge with the workflow chain; v1 runs it as always', async () => {
+  it('a step chain and the workflow chain: v2 merges them by name, v1 keeps its presence rules', async () => {
     const routes = { 'GET /a': {}, 'GET /b': {}, 'GET /cleanup': {} };
     const validated = await validate('v2-chains.arazzo.yaml', ['--tool-runner', 'v2']);
-    expect(validated.stdout).toMatch(/warning V2_NOT_YET .*step "first": merging its onFailure chain with the workflow's failureActions is not yet supported by the v2 runner in this version/);
+    expect(validated.stdout).not.toContain('V2_NOT_YET');
 
     const v2 = await h.run('v2-chains.arazzo.yaml', ['--tool-runner', 'v2'], routes);
-    expect(v2.code).toBe(1);
-    expect(v2.stderr).toContain("merging the step's onFailure chain with the workflow's actions (nothing was sent): not yet supported by the v2 runner in this version");
-    expect(h.server.hits).toHaveLength(0);
-
+    expect(v2.code).toBe(0);
     const v1 = await h.run('v2-chains.arazzo.yaml', [], routes);
     expect(v1.code).toBe(0);
     expect(trail(recordOf(v1))).toEqual(['first:200', 'second:200', 'cleanup:200']);
   });
 
-  it('run refuses --tool-bind with exit 2 in both runners', async () => {
-    for (const runner of ['v1', 'v2']) {
-      const result = await h.run('v2-not-yet.arazzo.yaml', ['--tool-runner', runner, '--tool-bind', 'api=petstore'], OK);
-      expectNoRun(result, 2);
-      expect(result.stderr).toContain('--tool-bind is not');
-      expect(result.stderr).toContain('x-tool-api');
-    }
+  it('run refuses --tool-bind with exit 2 in v1 (v2 binds: v2-bind.test.ts)', async () => {
+    const result = await h.run('v2-not-yet.arazzo.yaml', ['--tool-runner', 'v1', '--tool-bind', 'api=petstore'], OK);
+    expectNoRun(result, 2);
+    expect(result.stderr).toContain('--tool-bind is not');
+    expect(result.stderr).toContain('x-tool-api');
   });
 });

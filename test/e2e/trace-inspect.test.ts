@@ -1,8 +1,12 @@
-/** `tool arazzo run --inspect`: the real binary serves a loopback-only live view, holds until Ctrl-C, and prints the same record. */
-import { afterEach, describe, expect, it } from '@jest/globals';
+/** `tool arazzo run --inspect`: the real binary serves a loopback-only live view, holds until Ctrl-C with --inspect-hold (else ends with the run: its stdin is a pipe), and prints the same record. */
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
+import { ensureBuilt } from './helpers/build.js';
 import { spawnTool, startDemo, waitFor, type Demo } from './trace-harness.js';
+
+// The binary runs dist/: build it from the current sources when it is older.
+beforeAll(() => ensureBuilt(), 120_000);
 
 const demos: Demo[] = [];
 afterEach(async () => {
@@ -47,7 +51,7 @@ describe('tool arazzo run --inspect', () => {
     expect(await plain.exit).toBe(0);
 
     const liveDemo = await demo();
-    const live = spawnTool(['arazzo', 'run', liveDemo.file, ...INPUTS, '--inspect'], liveDemo.dir);
+    const live = spawnTool(['arazzo', 'run', liveDemo.file, ...INPUTS, '--inspect', '--inspect-hold'], liveDemo.dir);
     const [, url] = await waitFor(live.stderr, /inspect: live view at (http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/) \(this machine only/, live.exit);
     await waitFor(live.stderr, /the run is over; the live view stays at .* until you press Ctrl-C/, live.exit);
     // stdout and stderr are separate pipes: wait for the whole record rather than trust their order.
@@ -70,10 +74,17 @@ describe('tool arazzo run --inspect', () => {
   it('keeps the run exit code of a failed workflow after Ctrl-C', async () => {
     const d = await demo();
     // Without --input name the first request cannot be built: the workflow fails (exit 1).
-    const live = spawnTool(['arazzo', 'run', d.file, '--input', 'adopter=Ann', '--inspect', '--quiet'], d.dir);
+    const live = spawnTool(['arazzo', 'run', d.file, '--input', 'adopter=Ann', '--inspect-hold', '--quiet'], d.dir);
     await waitFor(live.stderr, /until you press Ctrl-C/, live.exit);
     expect(live.stderr()).toContain('error: workflow "adoptPet" failed');
     live.child.kill('SIGINT');
     expect(await live.exit).toBe(1);
+  });
+
+  it('ends the live view with the run when stdin is not a terminal, keeping the exit code', async () => {
+    const d = await demo();
+    const live = spawnTool(['arazzo', 'run', d.file, '--input', 'adopter=Ann', '--inspect', '--quiet'], d.dir);
+    expect(await live.exit).toBe(1);
+    expect(live.stderr()).toContain('inspect: the run is over; the live view ends with it');
   });
 });

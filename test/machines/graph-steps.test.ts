@@ -95,14 +95,22 @@ describe('stepsToDot', () => {
 
   it('is a top-to-bottom digraph with the finals on the bottom rank', () => {
     expect(text.startsWith('digraph "workflow" {\n  label="Arazzo workflow wf";\n  labelloc=t;\n  rankdir=TB;\n')).toBe(true);
-    expect(text).toContain('  "s0_first_step" [label="first-step"];\n');
+    expect(text).toContain('  "s0_first_step" [label="first-step", id="node-s0_first_step"];\n');
     expect(text).toContain('  { rank=sink; "succeeded"; "failed"; }\n');
   });
 
   it('colours failure edges and stacks the labels of one arrow', () => {
-    expect(text).toContain('  "start" -> "s0_first_step";\n');
-    expect(text).toContain('  "s1_pay" -> "failed" [label="end", color="#b22222", fontcolor="#b22222"];\n');
-    expect(text).toContain('  "s2_cleanup" -> "s2_cleanup" [label="  goto cleanup:\\n  $response.body#/state == \\"pending\\" &&\\n  $response.header.Retry-After != null"];\n');
+    expect(text).toContain('  "start" -> "s0_first_step" [id="edge-start-s0_first_step"];\n');
+    expect(text).toContain('  "s1_pay" -> "failed" [label="end", color="#b22222", fontcolor="#b22222", id="edge-s1_pay-failed-fail"];\n');
+    expect(text).toContain('  "s2_cleanup" -> "s2_cleanup" [label="  goto cleanup:\\n  $response.body#/state == \\"pending\\" &&\\n  $response.header.Retry-After != null", id="edge-s2_cleanup-s2_cleanup"];\n');
+  });
+
+  it('gives every node and edge an id the live view finds them by, the two sides of one pair apart', () => {
+    expect(text).toContain('  "s1_pay" -> "s2_cleanup" [label="next step", id="edge-s1_pay-s2_cleanup"];\n');
+    expect(text).toContain('id="edge-s1_pay-s2_cleanup-fail"');
+    const ids = [...text.matchAll(/id="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => id!.startsWith('node-'))).toEqual(['node-start', 'node-s0_first_step', 'node-s1_pay', 'node-s2_cleanup', 'node-succeeded', 'node-failed']);
   });
 });
 

@@ -133,9 +133,9 @@ describe('the URL token', () => {
     const live = await startInspector({ port: 0, workflowId: 'wf' });
     try {
       const page = (await get(live.url)).body;
-      expect(page).toContain("new EventSource('events')");
+      expect(page).toContain("new EventSource('live')");
       expect(page).toContain('href="stately"');
-      expect(page).not.toMatch(/["'(]\/(events|stately)/);
+      expect(page).not.toMatch(/["'(]\/(events|live|stately)/);
     } finally {
       await live.close();
     }

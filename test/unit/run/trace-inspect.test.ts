@@ -8,7 +8,7 @@ import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 import type { ToolError } from '../../../src/errors/tool-error.js';
-import { LIVE_VIEW_HTML, STATELY_BRIDGE_HTML } from '../../../src/run/inspect-page.js';
+import { liveViewHtml, STATELY_BRIDGE_HTML } from '../../../src/run/inspect-page.js';
 import { sanitizeInspectionEvent, startInspector } from '../../../src/run/inspect.js';
 import { Collector } from '../../cli/run-tool.js';
 import { judgeOf, step } from '../../machines/harness.js';
@@ -207,6 +207,7 @@ describe('sanitizeInspectionEvent', () => {
 });
 
 describe('the inspector pages', () => {
+  const LIVE_VIEW_HTML = liveViewHtml('<svg></svg>');
   const scriptOf = (html: string) => /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
 
   it('have scripts that compile', () => {

@@ -1,0 +1,114 @@
+/**
+ * v2's checks of what names a workflow: nested steps, gotos and retries to a workflow, retries that
+ * run a step, and dependsOn. A workflow of this document must exist (with a suggestion when it does
+ * not); a workflow of another Arazzo document (`$sourceDescriptions.<name>.<id>`) is not run yet
+ * by this version; a dependsOn cycle is an error, a cycle of nested calls a warning (criteria may
+ * end it; --tool-max-depth stops it otherwise).
+ */
+import { type Finding, type Report } from './finding.js';
+import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Workflow } from './model.js';
+import { childPointer } from './read-fields.js';
+import { NOT_YET_V2_TEXT } from './runner-version.js';
+import { didYouMean } from './suggest.js';
+
+/** v1 findings whose constructs v2 runs (a workflow of another document is reported here again, as not yet run). */
+export const CALLS_RUN_BY_V2: ReadonlySet<Finding['code']> = new Set(['NESTED_WORKFLOW_UNSUPPORTED', 'CROSS_WORKFLOW_GOTO', 'RETRY_TARGET_UNSUPPORTED', 'DEPENDS_ON_UNSUPPORTED']);
+
+const OTHER_DOCUMENT = /^\$sourceDescriptions\./;
+
+export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
+  const ids = doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
+  /** Whether `reference` names a workflow this version runs; reports it when not. */
+  const known = (reference: string, pointer: string, what: string): boolean => {
+    if (ids.includes(reference)) return true;
+    if (OTHER_DOCUMENT.test(reference)) report.warning('V2_NOT_YET', pointer, `${what} names "${reference}", a workflow of another Arazzo document: ${NOT_YET_V2_TEXT}; it fails when reached`);
+    else report.error('UNKNOWN_WORKFLOW', pointer, `${what} names workflow "${reference}", which the document does not declare${didYouMean(reference, ids)}`);
+    return false;
+  };
+  const calls = new Map<string, Array<{ to: string; pointer: string }>>();
+  for (const workflow of doc.workflows) {
+    const id = workflow.workflowId ?? '';
+    const edges: Array<{ to: string; pointer: string }> = [];
+    calls.set(id, edges);
+    workflow.dependsOn.forEach((reference, i) => known(reference, `${childPointer(workflow.pointer, 'dependsOn')}/${i}`, `workflow "${id}": dependsOn`));
+    for (const step of workflow.steps) {
+      const label = `step "${step.stepId ?? ''}"`;
+      if (step.workflowId !== undefined && step.operationId === undefined && step.operationPath === undefined) {
+        const pointer = childPointer(step.pointer, 'workflowId');
+        if (known(step.workflowId, pointer, label)) edges.push({ to: step.workflowId, pointer });
+        for (const parameter of step.parameters) {
+          if (!isReference(parameter) && parameter.in !== undefined) {
+            report.warning('NESTED_PARAMETER_IN', childPointer(parameter.pointer, 'in'), `${label} calls a workflow: its parameter "${parameter.name ?? ''}" becomes the input of that name, and its "in" is ignored`);
+          }
+        }
+      }
+      for (const entry of [...(step.onSuccess ?? []), ...(step.onFailure ?? [])]) checkAction(workflow, entry, known, report);
+    }
+    for (const entry of [...(workflow.successActions ?? []), ...(workflow.failureActions ?? [])]) checkAction(workflow, entry, known, report);
+  }
+  for (const section of ['successActions', 'failureActions'] as const) {
+    for (const action of Object.values(doc.components?.[section] ?? {})) {
+      if (action.workflowId !== undefined) known(action.workflowId, childPointer(action.pointer, 'workflowId'), `action "${action.name ?? ''}"`);
+    }
+  }
+  checkDependencyCycles(doc, report);
+  checkCallCycles(calls, report);
+}
+
+function checkAction(workflow: Workflow, entry: ActionOrReference, known: (reference: string, pointer: string, what: string) => boolean, report: Report): void {
+  // A reference is checked where its component is declared.
+  if (isReference(entry)) return;
+  const action: Action = entry;
+  const label = `${action.type ?? 'action'} action "${action.name ?? ''}"`;
+  if (action.workflowId !== undefined && action.stepId === undefined) known(action.workflowId, childPointer(action.pointer, 'workflowId'), label);
+  if (action.type === 'retry' && action.stepId !== undefined && action.workflowId === undefined) {
+    const steps = workflow.steps.flatMap((step) => (step.stepId === undefined ? [] : [step.stepId]));
+    if (!steps.includes(action.stepId)) {
+      report.error('UNKNOWN_GOTO_STEP', childPointer(action.pointer, 'stepId'), `${label} runs step "${action.stepId}", which workflow "${workflow.workflowId ?? ''}" does not have${didYouMean(action.stepId, steps)}`);
+    } else if (workflow.steps.find((step) => step.stepId === action.stepId)?.workflowId !== undefined) {
+      report.warning('V2_NOT_YET', childPointer(action.pointer, 'stepId'), `${label} runs step "${action.stepId}", a nested workflow step: ${NOT_YET_V2_TEXT}; it fails when dispatched`);
+    }
+  }
+}
+
+/** The cycle closed by an edge from `id` (reached through `path`) back to `to`: `a → b → a`. */
+function cyclePath(path: readonly string[], id: string, to: string): string[] {
+  const start = path.indexOf(to);
+  return start === -1 ? [id, to] : [...path.slice(start), id, to];
+}
+
+/** dependsOn must not loop: each cycle is an error on the workflow that closes it. */
+function checkDependencyCycles(doc: ArazzoDocument, report: Report): void {
+  const byId = new Map(doc.workflows.map((w) => [w.workflowId ?? '', w] as const));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (workflow: Workflow, path: string[]): void => {
+    const id = workflow.workflowId ?? '';
+    state.set(id, 'visiting');
+    workflow.dependsOn.forEach((reference, i) => {
+      const target = byId.get(reference);
+      if (!target) return;
+      if (state.get(reference) === 'visiting') {
+        const cycle = cyclePath(path, id, reference);
+        report.error('DEPENDS_ON_CYCLE', `${childPointer(workflow.pointer, 'dependsOn')}/${i}`, `dependsOn forms a cycle: ${cycle.join(' → ')}; no workflow of it could run first`);
+      } else if (state.get(reference) !== 'done') visit(target, [...path, id]);
+    });
+    state.set(id, 'done');
+  };
+  for (const workflow of doc.workflows) if (!state.has(workflow.workflowId ?? '')) visit(workflow, []);
+}
+
+/** Nested calls that come back to a workflow already being called: a warning, once per cycle. */
+function checkCallCycles(calls: ReadonlyMap<string, Array<{ to: string; pointer: string }>>, report: Report): void {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string, path: string[]): void => {
+    state.set(id, 'visiting');
+    for (const edge of calls.get(id) ?? []) {
+      if (state.get(edge.to) === 'visiting') {
+        const cycle = cyclePath(path, id, edge.to);
+        report.warning('WORKFLOW_CALL_CYCLE', edge.pointer, `nested calls form a cycle: ${cycle.join(' → ')}; unless criteria end it, --tool-max-depth (default 32) stops the run`);
+      } else if (state.get(edge.to) !== 'done') visit(edge.to, [...path, id]);
+    }
+    state.set(id, 'done');
+  };
+  for (const id of calls.keys()) if (!state.has(id)) visit(id, []);
+}

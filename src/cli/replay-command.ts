@@ -1,0 +1,94 @@
+import { Command, Option } from 'clipanion';
+import * as t from 'typanion';
+import { parseRefHosts } from './allow-ref-hosts.js';
+import { exitCodeFor } from './exit-codes.js';
+import { parseCount, resolveInputs } from './input-flags.js';
+import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
+import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { ToolCommand } from './tool-command.js';
+
+/** `tool arazzo replay <file> --from <file.har>`: runs a workflow again against the responses a `--har` file recorded, sending nothing. */
+export class ReplayCommand extends ToolCommand {
+  static override paths = [['arazzo', 'replay']];
+
+  static override usage = Command.Usage({
+    category: 'Arazzo',
+    description: 'run a workflow again against the responses of a recorded run, sending nothing',
+    details: `
+      Runs the workflow as \`tool arazzo run\` does, but each step's request is answered from the HAR file that \`tool arazzo run --har\` wrote, matched by method, URL and order (the second \`GET /items/1\` gets the second recorded response). No step request is sent, so you can change a criterion or an action in the document and see which path the run takes now.
+
+      A request the recording has no response for (the run took another path, or asks more often) fails its step with a message that names the request. Values that the recording masked as *** are replayed as ***.
+
+      stdout carries the run record, as for \`arazzo run\`. Exit codes: 0 success, 1 the workflow failed, 2 usage error (an unreadable or invalid --from file), 10 invalid document.
+    `,
+    examples: [
+      ['Record a run, then replay it', '$0 arazzo run flow.arazzo.yaml --har run.har && $0 arazzo replay flow.arazzo.yaml --from run.har'],
+      ['Replay one workflow with its inputs, and write JUnit XML', '$0 arazzo replay flow.arazzo.yaml --from run.har --workflow buyPet --input petId=42 --junit junit.xml'],
+    ],
+  });
+
+  file = Option.String({ name: 'file', required: true });
+
+  from = Option.String('--from', { required: true, description: 'The HAR file of the recorded run (written by tool arazzo run --har)' });
+
+  inputs = Option.Array('--input', [], { description: 'An input as key=value (repeatable); give the ones the recorded run had' });
+
+  inputEnv = Option.Array('--input-env', [], { description: 'An input read from an environment variable, as name=VAR (repeatable); never printed' });
+
+  inputsFile = Option.String('--inputs-file', { description: 'A JSON or YAML object of inputs; --input and --input-env override it' });
+
+  workflow = Option.String('--workflow', { description: 'The workflowId to run (required when the document has several)' });
+
+  output = Option.String('--output', 'json', {
+    description: 'Format of the run record on stdout: json or yaml',
+    validator: t.isEnum(['json', 'yaml'] as const),
+  });
+
+  verbose = Option.Boolean('--verbose', false, { description: "Print every step's replayed request and response (secrets as ***)" });
+
+  quiet = Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' });
+
+  maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
+
+  bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each body that --verbose prints and --report keeps (default 4096)' });
+
+  report = Option.String('--report', { description: REPORT_FLAG_DESCRIPTIONS.report });
+
+  junit = Option.String('--junit', { description: REPORT_FLAG_DESCRIPTIONS.junit });
+
+  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host the descriptions' http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" });
+
+  allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
+
+  runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
+
+  async execute(): Promise<number> {
+    const runner = resolveRunner(this.runner, this.context.env);
+    const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd, runner);
+    const options = {
+      file: this.file,
+      inputs: given.inputs,
+      secretInputs: given.secrets,
+      stringInputs: given.strings,
+      workflowId: this.workflow,
+      dryRun: false,
+      output: this.output,
+      verbose: this.verbose,
+      quiet: this.quiet,
+      maxSteps: parseCount('--tool-max-steps', this.maxSteps, 1, 100_000_000),
+      // Descriptions may still be fetched (a remote source): with run's defaults.
+      retry: 2,
+      retryUnsafe: false,
+      timeoutMs: 30_000,
+      bodyLimit: parseCount('--tool-body-limit', this.bodyLimit, 0, 50 * 1024 * 1024),
+      allowRefHosts: await parseRefHosts(this.allowRefHosts),
+      allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd),
+      runner,
+      reports: reportTargets({ report: this.report, junit: this.junit }, this.from),
+    };
+    const { loadReplayPipeline } = await import('../run/report/replay-pipeline.js');
+    const sender = await loadReplayPipeline(this.from, this.context.cwd, given.secrets);
+    const { runWorkflowFile } = await import('../run/run-workflow.js');
+    return exitCodeFor((await runWorkflowFile(options, this.context, { sender })).kind);
+  }
+}

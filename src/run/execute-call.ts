@@ -1,0 +1,85 @@
+/**
+ * The two effects of a nested workflow step (v2), asked for by the machine's `calling` and
+ * `judging` states: evaluate the call's inputs from the step's parameters, and judge the finished
+ * call (the step's success criteria and outputs, with `$outputs` the called workflow's outputs).
+ */
+import type { RunStepInput, StepOutcome, WorkflowResult } from '../../machines/types.js';
+import type { ExpressionContext } from '../expressions/context.js';
+import { UnresolvedExpressionError } from '../expressions/errors.js';
+import { renderTemplate } from '../expressions/render-template.js';
+import type { StepProgram } from './compile-steps.js';
+import { evaluateCriteria } from './evaluate-criteria.js';
+import { failureMessage } from './failure-message.js';
+import { evaluateOutputs } from './output-values.js';
+import type { Reporter } from './reporter.js';
+
+/** `callLogin/doLogin`: a step's name in progress lines, with the nested steps that led to it. */
+export function shownStepId(input: Pick<RunStepInput, 'via'>, stepId: string): string {
+  return input.via.length === 0 ? stepId : `${input.via.join('/')}/${stepId}`;
+}
+
+/**
+ * The called workflow's inputs: every step parameter by `name` (its `in` is ignored), over the
+ * caller's workflow-level parameters (compiled into the program the same way), values keeping their
+ * JSON types. A parameter that resolves to nothing fails the step before the call (in a dry run, it
+ * is kept as written).
+ */
+export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: Reporter): StepOutcome {
+  const ctx = baseContext(program, input);
+  const inputs: Record<string, unknown> = {};
+  for (const parameter of program.parameters) {
+    try {
+      define(inputs, parameter.name, renderTemplate(parameter.value, ctx, { onUnresolved: dryRun ? 'keep' : 'throw' }));
+    } catch (error) {
+      if (!(error instanceof UnresolvedExpressionError)) throw error;
+      if (parameter.optional) continue;
+      const reason = `the call could not be made: parameter "${parameter.name}": ${error.expression} resolved to nothing`;
+      reporter.stepFailedEarly(shownStepId(input, program.stepId), reason);
+      return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
+    }
+  }
+  return { statusCode: 0, ok: false, dryRun: false, outputs: {}, call: { inputs } };
+}
+
+/**
+ * Judges a finished call: the step succeeds when the called workflow succeeded and the step's own
+ * success criteria hold; its outputs are evaluated with `$outputs.<name>` the workflow's outputs.
+ */
+export function judgeCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: Reporter): StepOutcome {
+  const result = input.result;
+  const shown = shownStepId(input, program.stepId);
+  if (result === undefined) throw new Error(`step ${program.stepId}: no result of its nested call to judge`);
+  if (dryRun) return { statusCode: 0, ok: false, dryRun: true, outputs: {}, keepData: false };
+  const ctx: ExpressionContext = { ...baseContext(program, input), outputs: result.outputs };
+  let reason = result.status === 'succeeded' ? undefined : `workflow "${result.workflowId}" ${callFailure(result)}`;
+  if (reason === undefined) {
+    const miss = evaluateCriteria(program.successCriteria, ctx);
+    if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
+    else if (miss) reason = `success criterion ${JSON.stringify(miss.criterion.source)} does not hold`;
+  }
+  const ok = reason === undefined;
+  reporter.callDone(shown, result.workflowId, ok, reason);
+  const outcome: StepOutcome = { statusCode: 0, ok, dryRun: false, outputs: ok ? evaluateOutputs(program.outputs, ctx) : {}, keepData: false };
+  if (reason !== undefined) outcome.reason = reason;
+  return outcome;
+}
+
+function callFailure(result: WorkflowResult): string {
+  if (result.failure) return `failed${result.failure.stepId ? ` at step "${result.failure.stepId}"` : ''}: ${failureMessage(result.failure)}`;
+  return `ended by a transfer to workflow "${result.transfer?.to ?? ''}", which this call cannot follow`;
+}
+
+function baseContext(program: StepProgram, input: RunStepInput): ExpressionContext {
+  return {
+    inputs: input.inputs,
+    steps: input.steps,
+    workflows: input.workflows,
+    sourceDescriptions: program.scope?.sourceDescriptions,
+    components: program.scope?.components,
+  };
+}
+
+/** Sets an own data property: an input named "__proto__" must stay data. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -1,0 +1,22 @@
+/**
+ * The steps chart the `--inspect` live view colours: the SVG `tool arazzo graph --format svg`
+ * draws, rendered once when the inspector starts (render-svg.ts loads the WebAssembly Graphviz
+ * only then) and trimmed to an element the page can hold inline.
+ */
+import { stepsToDot } from '../../machines/graph/steps-to-dot.js';
+import { renderSvg } from '../output/render-svg.js';
+
+/** The steps-level SVG of a machine config, as an inline `<svg>` element. Throws when Graphviz rejects the chart. */
+export async function renderLiveChart(machineConfig: object): Promise<string> {
+  return inlineSvg(await renderSvg(stepsToDot(machineConfig)));
+}
+
+/**
+ * An SVG document as an element for an HTML page: the XML declaration, doctype and comments go
+ * (comments hold the state keys unescaped for XML only). Labels stay as Graphviz escaped them.
+ */
+export function inlineSvg(svg: string): string {
+  const start = svg.indexOf('<svg');
+  if (start === -1) throw new Error('Graphviz returned no <svg> element');
+  return svg.slice(start).replace(/<!--[\s\S]*?-->\n?/g, '').trim();
+}

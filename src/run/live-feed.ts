@@ -1,0 +1,241 @@
+/**
+ * What the `--inspect` live view shows, worked out on the server from XState's inspection events:
+ * one fact per transition of the workflow machine (one row of the page's log), with the step run
+ * it judged (count, status, reason), the edge of the steps chart it took and the action that
+ * fired on it, the retry wait, and how the run ended. The page only draws facts; the step data
+ * itself (requests, responses, inputs, outputs) never reaches a fact, and reasons are masked.
+ */
+import type { InspectionEvent } from 'xstate';
+import type { StepsChart, StepsEdge } from '../../machines/graph/read-steps.js';
+import { stepsEdgeId } from '../../machines/graph/steps-to-dot.js';
+import type { ActionMeta, RunFailure, StepOutcome, WorkflowContext } from '../../machines/types.js';
+import { failureMessage } from './failure-message.js';
+
+/** A step as the live view shows it: how often it ran, and how its latest run went. */
+export interface LiveStep {
+  /** The state key (`s2_requestAdoption`), also the chart node's key. */
+  key: string;
+  stepId: string;
+  /** Runs of the step so far (retries and goto revisits included). */
+  runs: number;
+  /** HTTP status of the latest run; 0 when no response arrived. */
+  status: number;
+  ok: boolean;
+  dryRun?: true;
+  /** Why the latest run failed, one line, secrets masked. */
+  reason?: string;
+}
+
+/** An edge of the steps chart the run took: how often, and what took it the last time. */
+export interface LiveEdge {
+  /** The edge's SVG id (stepsEdgeId); absent when the chart draws no such edge. */
+  id?: string;
+  taken: number;
+  /** The Arazzo action that took the edge the last time, by name; absent for `next step`, `fail` and the start. */
+  action?: string;
+  /** The action that fired (`busy: retry 1 of 3`, `poll: goto checkAdoption`), or `next step`, `fail`; '' for the start edge. */
+  label: string;
+}
+
+/** One transition of the workflow machine: one row of the live view's log. */
+export interface LiveFact {
+  /** 1, 2, …: a viewer that reconnects skips what it has. */
+  n: number;
+  /** Milliseconds since the feed started. */
+  at: number;
+  /** The state left, as a dotted path (`s2_requestAdoption.calling`); '' for the first state. */
+  from: string;
+  /** The state entered (`s2_requestAdoption.backoff`, `failed`). */
+  to: string;
+  /** `start`, `step done`, `retry wait over`, or the XState event type. */
+  event: string;
+  runs: number;
+  maxSteps: number;
+  retries: number;
+  /** The step run this transition judged, as it stands after it. */
+  step?: LiveStep;
+  /** The chart edge this transition took, as it stands after it. */
+  edge?: LiveEdge;
+  /** On entering a backoff: when (epoch milliseconds, this machine's clock) the retry runs. */
+  retryAt?: number;
+  retryDelayMs?: number;
+  /** The run is over. */
+  end?: { status: string; failure?: { code: string; stepId?: string; message: string } };
+}
+
+export interface LiveFeed {
+  /** The fact an inspection event adds, or undefined for the events the live view does not show. */
+  observe(event: InspectionEvent): LiveFact | undefined;
+  /** The latest state of every step that ran and every edge taken, for a viewer that connects late. */
+  summary(): { steps: LiveStep[]; edges: LiveEdge[] };
+}
+
+export interface LiveFeedOptions {
+  /** Masks secrets in a reason or failure message (known values, credentials). */
+  mask?: (text: string) => string;
+  /** Epoch milliseconds (tests pass a fake clock). */
+  now?: () => number;
+  /**
+   * The workflow the chart shows: the feed follows the first top-level actor running it and no
+   * other (a v2 run also runs the workflow's dependencies and transfers as top-level actors).
+   */
+  workflowId?: string;
+}
+
+type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown };
+
+/** Starts the live view's feed for one run of the workflow whose steps chart is `chart`. */
+export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {}): LiveFeed {
+  const mask = options.mask ?? ((text: string) => text);
+  const now = options.now ?? Date.now;
+  const origin = now();
+  const stepIds = new Map(chart.nodes.filter((n) => n.kind === 'step').map((n) => [n.id, n.label]));
+  const steps = new Map<string, LiveStep>();
+  const edges = new Map<string, LiveEdge>();
+  let n = 0;
+  // The actor itself: each top-level actor of a run has its own system, whose session ids start again at x:0.
+  let followed: object | undefined;
+  let started = false;
+
+  const fact = (from: string, to: string, eventName: string, snapshot: { status?: string; context: WorkflowContext }): LiveFact => {
+    const c = snapshot.context;
+    const f: LiveFact = { n: ++n, at: now() - origin, from, to, event: eventName, runs: c.runs, maxSteps: c.maxSteps, retries: c.retries };
+    if (to.endsWith('.backoff')) {
+      f.retryDelayMs = c.retryDelayMs;
+      f.retryAt = now() + c.retryDelayMs;
+    }
+    if (snapshot.status === 'done') f.end = { status: to.split('.')[0] ?? to, ...(c.failure ? { failure: shownFailure(c.failure) } : {}) };
+    return f;
+  };
+  const shownFailure = (failure: RunFailure) => ({ code: failure.code, ...(failure.stepId ? { stepId: failure.stepId } : {}), message: mask(failureMessage(failure)) });
+
+  const recordRun = (key: string, outcome: StepOutcome): LiveStep => {
+    const runs = (steps.get(key)?.runs ?? 0) + 1;
+    const step: LiveStep = { key, stepId: stepIds.get(key) ?? key, runs, status: outcome.statusCode, ok: outcome.ok };
+    if (outcome.dryRun) step.dryRun = true;
+    if (!outcome.ok && outcome.reason !== undefined) step.reason = mask(outcome.reason);
+    steps.set(key, step);
+    return { ...step };
+  };
+
+  const takeEdge = (from: string, to: string, failure: boolean, label: string, action?: string): LiveEdge => {
+    const drawn = findEdge(chart.edges, from, to, failure);
+    if (drawn === undefined) return { taken: 1, label, ...(action === undefined ? {} : { action }) };
+    const id = stepsEdgeId(drawn);
+    const edge: LiveEdge = { id, taken: (edges.get(id)?.taken ?? 0) + 1, label };
+    if (action !== undefined) edge.action = action;
+    edges.set(id, edge);
+    return { ...edge };
+  };
+
+  const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }): LiveFact => {
+    const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context: WorkflowContext };
+    const transitions = (event._transitions ?? []) as unknown as Transition[];
+    const source = transitions[0]?.source.path ?? [];
+    const from = source[0] ?? '';
+    const to = statePath(snapshot.value);
+    const outcome = stepOutcomeOf(event.event);
+    const f = fact(source.join('.'), to, eventName(event.event.type), snapshot);
+    // A step run can end in a backoff (a retry) or in a budget spent before anything ran.
+    if (outcome !== undefined && !outcome.budgetSpent && stepIds.has(from)) f.step = recordRun(from, outcome);
+    const taken = transitions.find((t) => actionMetaOf(t) !== undefined) ?? transitions[0];
+    if (taken !== undefined && stepIds.has(from) && (outcome !== undefined || actionMetaOf(taken) !== undefined)) {
+      const target = taken.target?.[0]?.path[0] ?? from;
+      const failure = outcome !== undefined && !outcome.ok && !outcome.dryRun;
+      f.edge = takeEdge(from, target, failure, edgeLabel(taken, target, stepIds, snapshot.context.retries), actionMetaOf(taken)?.action);
+    }
+    return f;
+  };
+
+  return {
+    observe(event) {
+      if (event.actorRef.sessionId !== event.rootId || (followed !== undefined && event.actorRef !== followed)) return undefined;
+      if (followed === undefined) {
+        if (event.type !== '@xstate.snapshot' && event.type !== '@xstate.microstep') return undefined;
+        const context = (event.snapshot as { context?: Partial<WorkflowContext> }).context;
+        if (context === undefined || (options.workflowId !== undefined && context.workflowId !== options.workflowId)) return undefined;
+        followed = event.actorRef;
+      }
+      if (event.type === '@xstate.microstep') return onMicrostep(event);
+      // The first state is entered by no transition (XState sends no microstep for it).
+      if (event.type !== '@xstate.snapshot' || event.event.type !== 'xstate.init' || started) return undefined;
+      const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context?: WorkflowContext };
+      if (snapshot.context === undefined) return undefined;
+      started = true;
+      const to = statePath(snapshot.value);
+      const f = fact('', to, 'start', snapshot as { status?: string; context: WorkflowContext });
+      // The chart's start edge has no label; neither has its fact.
+      f.edge = takeEdge('start', to.split('.')[0] ?? to, false, '');
+      return f;
+    },
+    summary: () => ({ steps: [...steps.values()].map((s) => ({ ...s })), edges: [...edges.values()].map((e) => ({ ...e })) }),
+  };
+}
+
+/** The drawn edge for a transition: the one on the outcome's side, else the only one between the two nodes. */
+function findEdge(edges: readonly StepsEdge[], from: string, to: string, failure: boolean): StepsEdge | undefined {
+  const between = edges.filter((e) => e.from === from && e.to === to);
+  return between.find((e) => e.failure === failure) ?? (between.length === 1 ? between[0] : undefined);
+}
+
+/** What took an edge, in the chart's words: the action that fired, or `next step`, `fail`. */
+function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<string, string>, retries: number): string {
+  const meta = actionMetaOf(transition);
+  if (meta !== undefined) {
+    if (meta.outcome === 'limitReached') return `${meta.action}: retry limit reached`;
+    if (meta.outcome === 'criteriaBroken') return `${meta.action}: criteria cannot be evaluated`;
+    if (meta.outcome === 'unsupported') return `${meta.action}: ${meta.actionType} unsupported`;
+    if (meta.actionType === 'goto') return `${meta.action}: goto ${stepIds.get(target) ?? target}`;
+    if (meta.actionType === 'retry') {
+      const limit = paramOf(transition.guard, 'retryLimit');
+      return `${meta.action}: retry ${retries}${typeof limit === 'number' ? ` of ${limit}` : ''}`;
+    }
+    return `${meta.action}: end`;
+  }
+  const guard = guardName(transition.guard);
+  if (guard === 'stepSucceeded') return 'next step';
+  if (guard === 'wasDryRun') return 'next step (dry run)';
+  if (guard === 'budgetSpent') return 'step budget spent';
+  if (guard === undefined) return target === 'failed' ? 'fail' : 'next step';
+  return String(guard);
+}
+
+/** Short names for the log: the backoff timer's long XState event type becomes `retry wait over`. */
+function eventName(type: string): string {
+  if (type === 'runStep.done') return 'step done';
+  return type.startsWith('xstate.after.') ? 'retry wait over' : type;
+}
+
+function stepOutcomeOf(event: { type: string }): StepOutcome | undefined {
+  const output = (event as { output?: unknown }).output;
+  if (typeof output !== 'object' || output === null) return undefined;
+  const o = output as Partial<StepOutcome>;
+  return typeof o.statusCode === 'number' && typeof o.ok === 'boolean' ? (o as StepOutcome) : undefined;
+}
+
+function actionMetaOf(transition: Transition): ActionMeta | undefined {
+  const meta = transition.meta as Partial<ActionMeta> | undefined;
+  return meta && typeof meta.action === 'string' && typeof meta.outcome === 'string' ? (meta as ActionMeta) : undefined;
+}
+
+function guardName(guard: unknown): string | undefined {
+  if (typeof guard === 'string') return guard;
+  const type = typeof guard === 'object' && guard !== null ? (guard as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : undefined;
+}
+
+function paramOf(ref: unknown, name: string): unknown {
+  if (typeof ref !== 'object' || ref === null) return undefined;
+  const params = (ref as { params?: unknown }).params;
+  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[name] : undefined;
+}
+
+/** `{ s2_requestAdoption: 'backoff' }` -> `s2_requestAdoption.backoff`; a final state is its key. */
+function statePath(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) {
+    const [key, child] = Object.entries(value)[0] ?? [];
+    if (key !== undefined) return child === undefined ? key : `${key}.${statePath(child)}`;
+  }
+  return '';
+}

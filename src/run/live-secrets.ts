@@ -1,0 +1,41 @@
+/**
+ * The secrets the `--inspect` live view masks in the text it shows (step failure reasons, the
+ * failure message): the values of secret inputs, and every credential a step's request carried,
+ * learnt as the reporter is told of each request, as the stderr reporter and the trace learn them.
+ */
+import { credentialParts, isSecretName, secretValuesOf } from '../http/redact.js';
+import { printableLine } from '../http/printable.js';
+import type { HttpRequest } from '../http/types.js';
+import type { Reporter } from './reporter.js';
+
+export interface LiveSecrets {
+  /** One printable line with every known secret, and anything shaped like a credential, as `***`. */
+  mask(text: string): string;
+  /** Wraps the step reporter so that the credentials of each request are known before its reason is shown. */
+  reporter(inner: Reporter): Reporter;
+}
+
+/** Starts with the values of the secret inputs (--input-env, secret-named inputs). */
+export function createLiveSecrets(secrets: readonly string[]): LiveSecrets {
+  const known = new Set(secrets);
+  const values = { values: known };
+  const remember = (request: HttpRequest) => {
+    for (const value of secretValuesOf(request)) known.add(value);
+    // A step may send its own Authorization (or another secret-named header) from an input.
+    for (const name in request.headers) if (isSecretName(name)) for (const part of credentialParts(request.headers[name]!)) known.add(part);
+  };
+  return {
+    mask: (text) => printableLine(text, values),
+    reporter: (inner) => ({
+      ...inner,
+      dryRun(stepId, request) {
+        remember(request);
+        inner.dryRun(stepId, request);
+      },
+      stepDone(stepId, request, response, ok, reason) {
+        remember(request);
+        inner.stepDone(stepId, request, response, ok, reason);
+      },
+    }),
+  };
+}

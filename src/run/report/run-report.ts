@@ -1,0 +1,86 @@
+/**
+ * The `--report` document: one JSON object per run, schema docs/schemas/run-report-v1.schema.json
+ * (documented in docs/reports.md). Pure: it words what the capture holds.
+ */
+import type { RunFailure } from '../../../machines/types.js';
+import { printableLine } from '../../http/printable.js';
+import type { KnownSecrets } from '../../http/redact.js';
+import { VERSION } from '../../version.js';
+import { failureMessage } from '../failure-message.js';
+import type { StepRun } from './capture-runs.js';
+import { maskJson } from './mask-values.js';
+
+/** Version of the report's schema; bump it when a field changes meaning or goes away (adding one does not). */
+export const REPORT_VERSION = 1;
+/** The `$id` of docs/schemas/run-report-v1.schema.json, which the report names as its `$schema`. */
+export const REPORT_SCHEMA_ID = 'urn:tool:schema:run-report:1';
+
+export type RunStatus = 'succeeded' | 'failed' | 'interrupted';
+
+export interface RunReport {
+  $schema: typeof REPORT_SCHEMA_ID;
+  reportVersion: typeof REPORT_VERSION;
+  tool: { name: 'tool'; version: string };
+  /** `run`, or `replay` with the HAR it answered from. */
+  command: 'run' | 'replay';
+  replayOf?: string;
+  /** The document as given on the command line. */
+  document: string;
+  workflowId: string;
+  runner: string;
+  status: RunStatus;
+  startedAt: string;
+  durationMs: number;
+  failure?: { code: RunFailure['code']; stepId?: string; action?: string; message: string };
+  /** The workflow outputs (`{}` unless it succeeded), secrets masked. */
+  outputs: Record<string, unknown>;
+  stepRuns: number;
+  steps: StepRun[];
+}
+
+/** What a report says of its run besides the step runs. */
+export interface RunSummary {
+  command: 'run' | 'replay';
+  replayOf?: string;
+  document: string;
+  workflowId: string;
+  runner: string;
+  status: RunStatus;
+  startedAt: number;
+  durationMs: number;
+  failure?: RunFailure;
+  outputs: Record<string, unknown>;
+}
+
+/** The report of one run. */
+export function buildRunReport(summary: RunSummary, steps: StepRun[], known: KnownSecrets): RunReport {
+  return {
+    $schema: REPORT_SCHEMA_ID,
+    reportVersion: REPORT_VERSION,
+    tool: { name: 'tool', version: VERSION },
+    command: summary.command,
+    ...(summary.replayOf === undefined ? {} : { replayOf: summary.replayOf }),
+    document: summary.document,
+    workflowId: summary.workflowId,
+    runner: summary.runner,
+    status: summary.status,
+    startedAt: new Date(summary.startedAt).toISOString(),
+    durationMs: round(summary.durationMs),
+    ...(summary.failure ? { failure: failureView(summary.failure, known) } : {}),
+    outputs: maskJson(summary.outputs, known) as Record<string, unknown>,
+    stepRuns: steps.length,
+    steps: steps.map((step) => (step.durationMs === undefined ? step : { ...step, durationMs: round(step.durationMs) })),
+  };
+}
+
+/** A run failure as the report and the JUnit file show it: its code, where, and the `error:` line's wording (masked). */
+export function failureView(failure: RunFailure, known: KnownSecrets): NonNullable<RunReport['failure']> {
+  const view: NonNullable<RunReport['failure']> = { code: failure.code, message: printableLine(failureMessage(failure), known) };
+  if (failure.stepId !== undefined) view.stepId = failure.stepId;
+  if (failure.action !== undefined) view.action = failure.action;
+  return view;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

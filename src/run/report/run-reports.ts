@@ -1,0 +1,118 @@
+/**
+ * `--report`, `--har` and `--junit` for one run: opens their files before anything is sent (an
+ * unwritable path is a usage error, exit 2), captures the run as it goes (capture-runs.ts), and
+ * writes the files when it ends, whether it succeeded, failed or was interrupted. Loaded only
+ * when one of the flags is given.
+ */
+import type { InspectionEvent } from 'xstate';
+import type { RunFailure, WorkflowPlan } from '../../../machines/types.js';
+import type { StepProgram } from '../compile-steps.js';
+import type { StepExchange } from '../explain-lines.js';
+import { DEFAULT_BODY_LIMIT, type Reporter } from '../reporter.js';
+import type { RunRecord } from '../run-record.js';
+import { createRunCapture, type NarratedWorkflows } from './capture-runs.js';
+import { harEntry, harHead, harTail } from './har-entry.js';
+import { buildJunit } from './junit-xml.js';
+import { openOutputFile, type OutputFile } from './output-file.js';
+import { buildRunReport, type RunSummary } from './run-report.js';
+
+/** The files a run writes about itself (paths relative to the working directory). */
+export interface ReportTargets {
+  /** --report: the JSON report (docs/reports.md). */
+  report?: string;
+  /** --har: HAR 1.2 of every exchange. */
+  har?: string;
+  /** --junit: JUnit XML. */
+  junit?: string;
+  /** `arazzo replay --from`: the HAR the run was answered from, named in the reports. */
+  replayOf?: string;
+}
+
+/** What the reports need of the run's options. */
+export interface ReportRunOptions {
+  reports?: ReportTargets;
+  file: string;
+  runner?: string;
+  secretInputs?: readonly string[];
+  bodyLimit?: number;
+}
+
+export interface RunReports {
+  /** Wraps the step reporter, to capture each step run. */
+  reporter(inner: Reporter): Reporter;
+  /** The step executor's `onExchange`. */
+  exchange(stepId: string, exchange: StepExchange): void;
+  /** An inspection observer capturing the actions that fire. */
+  inspect(plan: WorkflowPlan, programs: readonly StepProgram[], workflows?: NarratedWorkflows): (event: InspectionEvent) => void;
+  /**
+   * Writes every file, given the run's record (as printed on stdout) and how it ended. Rejects with
+   * a REPORT_WRITE_FAILED ToolError when one could not be written (the others are).
+   */
+  finish(record: RunRecord, failure: RunFailure | undefined, interrupted: boolean): Promise<void>;
+  /** Removes the files' temporary copies unless `finish()` wrote them (a run that never started writes nothing). */
+  close(): Promise<void>;
+}
+
+/** Opens the files that `opts.reports` names, relative to `cwd`. Throws FileError (exit 2) when one cannot be written. */
+export async function openRunReports(opts: ReportRunOptions, cwd: string): Promise<RunReports> {
+  const targets = opts.reports ?? {};
+  const started = Date.now();
+  const startedAt = performance.now();
+  const files: OutputFile[] = [];
+  const openOne = async (path: string | undefined, flag: string) => {
+    if (path === undefined) return undefined;
+    const file = await openOutputFile(path, cwd, flag);
+    files.push(file);
+    return file;
+  };
+  let report: OutputFile | undefined;
+  let har: OutputFile | undefined;
+  let junit: OutputFile | undefined;
+  try {
+    report = await openOne(targets.report, '--report');
+    har = await openOne(targets.har, '--har');
+    junit = await openOne(targets.junit, '--junit');
+  } catch (error) {
+    await Promise.all(files.map((file) => file.discard()));
+    throw error;
+  }
+
+  let entries = 0;
+  har?.write(harHead());
+  const capture = createRunCapture({
+    secrets: opts.secretInputs ?? [],
+    bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    onExchange: har && ((exchange) => har.write(`${entries++ === 0 ? '' : ',\n'}${JSON.stringify(harEntry(exchange))}`)),
+  });
+
+  return {
+    reporter: (inner) => capture.reporter(inner),
+    exchange: (stepId, exchange) => capture.exchange(stepId, exchange),
+    inspect: (plan, programs, workflows) => capture.inspect(plan, programs, workflows),
+    async finish(record, failure, interrupted) {
+      const steps = capture.runs(record.steps);
+      const known = capture.known();
+      const summary: RunSummary = {
+        command: targets.replayOf === undefined ? 'run' : 'replay',
+        document: opts.file,
+        workflowId: record.workflowId,
+        runner: opts.runner ?? 'v1',
+        status: interrupted ? 'interrupted' : failure ? 'failed' : 'succeeded',
+        startedAt: started,
+        durationMs: performance.now() - startedAt,
+        outputs: record.outputs,
+      };
+      if (targets.replayOf !== undefined) summary.replayOf = targets.replayOf;
+      if (failure !== undefined) summary.failure = failure;
+      report?.write(`${JSON.stringify(buildRunReport(summary, steps, known), null, 2)}\n`);
+      junit?.write(buildJunit(summary, steps, known));
+      har?.write(harTail());
+      const results = await Promise.allSettled(files.map((file) => file.commit()));
+      const rejected = results.find((result) => result.status === 'rejected');
+      if (rejected) throw rejected.reason;
+    },
+    async close() {
+      await Promise.all(files.map((file) => file.discard()));
+    },
+  };
+}

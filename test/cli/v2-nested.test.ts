@@ -1,0 +1,200 @@
+/**
+ * The v2 runner's workflow calls, end to end against a real local server: nested workflow steps
+ * (child machines), `$workflows`, a child failure absorbed by the caller's chain, transfers on both
+ * sides and inside a nested call, retries that run a step or a workflow first, a retry at its limit
+ * going on to the next action, chains merged by name, dependsOn, and the depth limit.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { STACK_FRAME } from '../e2e/helpers/record.js';
+import { useRunHarness } from './run-harness.js';
+import type { WorkspaceResult } from './run-in-workspace.js';
+
+const h = useRunHarness();
+
+interface V2Step {
+  stepId: string;
+  status: number;
+  workflowId?: string;
+  outputs: Record<string, unknown>;
+  failedVia?: string;
+  steps?: V2Step[];
+  transfers?: unknown[];
+}
+interface V2Record {
+  workflowId: string;
+  outputs: Record<string, unknown>;
+  steps: V2Step[];
+  transfers?: Array<{ from: string; stepId: string; to: string }>;
+  dependencies?: Array<{ workflowId: string; outputs: Record<string, unknown>; steps: V2Step[] }>;
+}
+
+function recordOf(result: WorkspaceResult): V2Record {
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+  return JSON.parse(result.stdout) as V2Record;
+}
+
+/** `workflowId.stepId:status` of each step, nested calls in brackets. */
+function trail(steps: V2Step[]): string[] {
+  return steps.map((s) => `${s.workflowId}.${s.stepId}:${s.status}${s.steps ? `[${trail(s.steps).join(' ')}]` : ''}`);
+}
+
+const run = (workflow: string, routes: Parameters<typeof h.run>[2], extra: string[] = []) => h.run('v2-nested.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', workflow, ...extra], routes);
+const paths = () => h.server.hits.map((hit) => `${hit.method} ${hit.path}`);
+
+describe('nested workflow steps', () => {
+  it('runs the child with the step parameters as inputs (JSON types kept), and the caller reads $outputs and $workflows', async () => {
+    const result = await run('main', { 'GET /a': { body: { id: 7 } }, 'GET /items/{id}': (hit) => ({ body: { status: hit.path === '/items/7' ? 'ready' : 'seen' } }) });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(paths()).toEqual(['GET /a', 'GET /items/7', 'GET /items/ready']);
+    expect(trail(record.steps)).toEqual(['main.first:200', 'main.callChild:0[child.fetch:200]', 'main.after:200']);
+    expect(record.steps[1]!.outputs).toEqual({ childStatus: 'ready', childLabel: 'from-main' });
+    expect(record.outputs).toEqual({ status: 'ready', label: 'from-main', itemId: 7 });
+    expect(result.stderr).toContain('callChild/fetch GET');
+    expect(result.stderr).toContain('callChild → workflow child');
+  });
+
+  it('a child that fails fails the step, and the caller\'s onFailure goto absorbs it (exit 0)', async () => {
+    const result = await run('absorbs', { 'GET /b': { status: 400 }, 'GET /c': {}, 'GET /d': {} });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(trail(record.steps)).toEqual(['absorbs.callFailing:0[failing.breaks:400]', 'absorbs.recover:200']);
+    expect(record.steps[0]!.failedVia).toBe('on-failure-goto');
+    expect(paths()).toEqual(['GET /b', 'GET /d']);
+    expect(result.stderr).toMatch(/callFailing → workflow failing: workflow "failing" failed at step "breaks"/);
+  });
+
+  it('prints a nested step\'s requests with its path in a dry run', async () => {
+    const result = await run('main', {}, ['--dry-run', '--input', 'x=1']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/callChild\/fetch GET .*\/items\//);
+    expect(h.server.hits).toHaveLength(0);
+  });
+
+  it('stops a workflow that calls itself at --tool-max-depth, fast, with WorkflowDepthExceeded (exit 1)', async () => {
+    const started = Date.now();
+    const result = await run('selfCall', {}, ['--tool-max-depth', '5']);
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.stderr).toContain('WorkflowDepthExceeded: a nested call would be 6 workflows deep, past the limit of 5 (raise it with --tool-max-depth)');
+    const deep = await run('selfCall', {});
+    expect(deep.code).toBe(1);
+    expect(deep.stderr).toContain('past the limit of 32');
+  });
+
+  it('counts --tool-max-steps across nested workflows', async () => {
+    const result = await run('main', { 'GET /a': { body: { id: 7 } }, 'GET /items/{id}': { body: { status: 'ready' } } }, ['--tool-max-steps', '3']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('StepBudgetExhausted');
+    expect(paths()).toEqual(['GET /a', 'GET /items/7']);
+  });
+});
+
+describe('transfers: a goto to another workflow', () => {
+  it('on success: the workflow ends and the target runs; the record lists both and the transfer', async () => {
+    const result = await run('transfers', { 'GET /a': {}, 'GET /b': {}, 'GET /c': { body: { c: 3 } } });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(trail(record.steps)).toEqual(['transfers.first:200', 'target.last:200']);
+    expect(record.transfers).toEqual([{ from: 'transfers', stepId: 'first', to: 'target' }]);
+    expect(record.outputs).toEqual({ c: 3 });
+    expect(paths()).toEqual(['GET /a', 'GET /c']);
+  });
+
+  it('on failure: a failure-side goto to a workflow that succeeds exits 0', async () => {
+    const result = await run('transfersOnFailure', { 'GET /b': { status: 400 }, 'GET /c': { body: { c: 4 } } });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(trail(record.steps)).toEqual(['transfersOnFailure.breaks:400', 'target.last:200']);
+    expect(record.steps[0]!.failedVia).toBe('on-failure-goto');
+    expect(record.outputs).toEqual({ c: 4 });
+  });
+
+  it('inside a nested call: the call follows the transfer, and the caller gets the target\'s outputs', async () => {
+    const result = await run('nestedTransfer', { 'GET /a': {}, 'GET /c': { body: { c: 5 } } });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(trail(record.steps)).toEqual(['nestedTransfer.callTransfers:0[transfers.first:200 target.last:200]']);
+    expect(record.steps[0]!.transfers).toEqual([{ from: 'transfers', stepId: 'first', to: 'target' }]);
+    expect(record.outputs).toEqual({ c: 5 });
+  });
+});
+
+describe('retry actions with a target, and the end of a retry', () => {
+  it('a retry with stepId runs that step once, then retries the current one', async () => {
+    const result = await run('retryStep', { 'GET /d': {}, 'GET /a': [{ status: 409 }, { status: 200 }] });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['retryStep.refresh:200', 'retryStep.flaky:409', 'retryStep.refresh:200', 'retryStep.flaky:200']);
+    expect(paths()).toEqual(['GET /d', 'GET /a', 'GET /d', 'GET /a']);
+  });
+
+  it('a retry with workflowId runs that workflow as a nested call, then retries', async () => {
+    const result = await run('retryWorkflow', { 'GET /d': {}, 'GET /a': [{ status: 401 }, { status: 200 }] });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['retryWorkflow.flaky:401', 'login.doLogin:200', 'retryWorkflow.flaky:200']);
+    expect(paths()).toEqual(['GET /a', 'GET /d', 'GET /a']);
+  });
+
+  it('a retry at its limit goes on to the next action whose criteria hold', async () => {
+    const result = await run('fallThrough', { 'GET /a': { status: 503 }, 'GET /b': {}, 'GET /cleanup': {} });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['fallThrough.flaky:503', 'fallThrough.flaky:503', 'fallThrough.cleanup:200']);
+    expect(result.stderr).toContain('goto cleanup');
+  });
+
+  it('a retry at its limit with no later action fails with the retry\'s limit', async () => {
+    const result = await run('retryWorkflow', { 'GET /a': { status: 401 }, 'GET /d': {} });
+    expect(result.code).toBe(1);
+    expect(paths()).toEqual(['GET /a', 'GET /d', 'GET /a', 'GET /d', 'GET /a']);
+    expect(result.stderr).toContain('retry action "loginFirst" reached its limit of 2 retries');
+  });
+});
+
+describe('chains merged by name', () => {
+  it('the step\'s actions come first, then the workflow\'s it does not name', async () => {
+    const result = await run('merged', { 'GET /a': { status: 500 }, 'GET /b': {}, 'GET /cleanup': {} });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['merged.flaky:500', 'merged.cleanup:200']);
+  });
+
+  it('the step\'s own action wins over the workflow\'s of the same name', async () => {
+    const result = await run('merged', { 'GET /a': { status: 404 }, 'GET /b': {}, 'GET /cleanup': {} });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['merged.flaky:404', 'merged.skipped:200', 'merged.cleanup:200']);
+  });
+
+  it('onFailure: [] no longer removes the workflow\'s chain', async () => {
+    const result = await run('optOut', { 'GET /a': { status: 500 }, 'GET /cleanup': {} });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['optOut.flaky:500', 'optOut.cleanup:200']);
+  });
+});
+
+describe('dependsOn', () => {
+  it('runs the dependencies first, transitively, each once, in topological order', async () => {
+    const result = await h.run('v2-depends-on.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'main'], { 'GET /a': { body: { a: 1 } }, 'GET /b': { body: { b: 'two' } }, 'GET /items/{id}': {} });
+    expect(result.code).toBe(0);
+    const record = recordOf(result);
+    expect(paths()).toEqual(['GET /a', 'GET /b', 'GET /items/two']);
+    expect(record.dependencies?.map((d) => [d.workflowId, d.outputs])).toEqual([
+      ['first', { a: 1 }],
+      ['second', { b: 'two' }],
+    ]);
+    expect(trail(record.steps)).toEqual(['main.useThem:200']);
+    expect(record.outputs).toEqual({ a: 1 });
+  });
+
+  it('a failing dependency fails the run (exit 1) and stderr names it; nothing of the workflow runs', async () => {
+    const result = await h.run('v2-depends-on.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'failingDependency'], { 'GET /b': { status: 400 }, 'GET /c': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('its dependency "broken" failed');
+    expect(paths()).toEqual(['GET /b']);
+  });
+
+  it('a dependsOn cycle is a validation error naming the cycle (exit 10), nothing sent', async () => {
+    const result = await h.run('v2-depends-on-cycle.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'main'], {});
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/DEPENDS_ON_CYCLE.*a → b → a/);
+    expect(h.server.hits).toHaveLength(0);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from '@jest/globals';
+import { PointerSyntaxError } from '../../../src/expressions/errors.js';
+import { addAtPointer, PointerAddError } from '../../../src/expressions/pointer-add.js';
+
+describe('addAtPointer (RFC 6902 add)', () => {
+  it('replaces an existing member and creates a missing one whose parent exists', () => {
+    expect(addAtPointer({ a: { b: 1 } }, '/a/b', 2)).toEqual({ a: { b: 2 } });
+    expect(addAtPointer({ a: {} }, '/a/c', [1])).toEqual({ a: { c: [1] } });
+  });
+
+  it('inserts before an array index, appends at the length or with -', () => {
+    expect(addAtPointer({ l: ['a', 'c'] }, '/l/1', 'b')).toEqual({ l: ['a', 'b', 'c'] });
+    expect(addAtPointer({ l: ['a'] }, '/l/1', 'b')).toEqual({ l: ['a', 'b'] });
+    expect(addAtPointer({ l: ['a'] }, '/l/-', 'b')).toEqual({ l: ['a', 'b'] });
+    expect(addAtPointer([{ x: 1 }], '/0/y', 2)).toEqual([{ x: 1, y: 2 }]);
+  });
+
+  it('unescapes ~1 and ~0 in member names, and replaces the whole document for ""', () => {
+    expect(addAtPointer({ 'a/b': {} }, '/a~1b/c~0d', 1)).toEqual({ 'a/b': { 'c~d': 1 } });
+    expect(addAtPointer({ a: 1 }, '', 'whole')).toBe('whole');
+  });
+
+  it('leaves the document and the added value unchanged, copying only what is on the way', () => {
+    const shared = { deep: { n: 1 } };
+    const document = { a: { b: 1 }, other: shared, l: [1] };
+    const result = addAtPointer(document, '/a/c', 2) as Record<string, unknown>;
+    expect(document).toEqual({ a: { b: 1 }, other: shared, l: [1] });
+    expect(result.other).toBe(shared);
+    const value = { v: 1 };
+    const twice = addAtPointer(addAtPointer({}, '/x', value), '/x/w', 2);
+    expect(value).toEqual({ v: 1 });
+    expect(twice).toEqual({ x: { v: 1, w: 2 } });
+  });
+
+  it('keeps a member named __proto__ as data', () => {
+    const result = addAtPointer({}, '/__proto__', { polluted: true }) as Record<string, unknown>;
+    expect(Object.hasOwn(result, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it.each([
+    [{ a: 1 }, '/b/c', 'its parent /b does not exist'],
+    [{ a: { b: 1 } }, '/a/x/y', 'its parent /a/x does not exist'],
+    [{ a: 1 }, '/a/b', 'its parent /a is a number, not an object or array'],
+    [{ a: null }, '/a/b', 'its parent /a is null, not an object or array'],
+    [{ l: [1] }, '/l/2', 'its parent /l is an array of 1 items, and "2" is not an index from 0 to 1 (or - to append)'],
+    [{ l: [1] }, '/l/01', '"01" is not an index'],
+    [{ l: [1] }, '/l/5/x', 'its parent /l/5 does not exist'],
+    ['text', '/a', 'the payload is a string, not an object or array'],
+  ])('refuses %j at %s: %s', (document, pointer, message) => {
+    expect(() => addAtPointer(document, pointer, 1)).toThrow(PointerAddError);
+    expect(() => addAtPointer(document, pointer, 1)).toThrow(message);
+  });
+
+  it('refuses a malformed pointer', () => {
+    expect(() => addAtPointer({}, 'a', 1)).toThrow(PointerSyntaxError);
+    expect(() => addAtPointer({}, '/a~2', 1)).toThrow(PointerSyntaxError);
+  });
+});
