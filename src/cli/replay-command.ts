@@ -1,5 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
+import { CommandUsageError } from '../errors/tool-error.js';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCount, resolveInputs } from './input-flags.js';
@@ -29,7 +30,7 @@ export class ReplayCommand extends ToolCommand {
 
   file = Option.String({ name: 'file', required: true });
 
-  from = Option.String('--from', { required: true, description: 'The HAR file of the recorded run (written by tool arazzo run --har)' });
+  from = Option.String('--from', { description: 'The HAR file of the recorded run, written by tool arazzo run --har (required)' });
 
   inputs = Option.Array('--input', [], { description: 'An input as key=value (repeatable); give the ones the recorded run had' });
 
@@ -63,6 +64,9 @@ export class ReplayCommand extends ToolCommand {
   runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
 
   async execute(): Promise<number> {
+    // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
+    if (this.from === undefined) throw new CommandUsageError('arazzo replay needs --from <file.har>', 'Record a run with tool arazzo run <file> --har run.har, then replay it with --from run.har.');
+    const from = this.from;
     const runner = resolveRunner(this.runner, this.context.env);
     const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd, runner);
     const options = {
@@ -84,10 +88,10 @@ export class ReplayCommand extends ToolCommand {
       allowRefHosts: await parseRefHosts(this.allowRefHosts),
       allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd),
       runner,
-      reports: reportTargets({ report: this.report, junit: this.junit }, this.from),
+      reports: reportTargets({ report: this.report, junit: this.junit }, this.context.cwd, from),
     };
     const { loadReplayPipeline } = await import('../run/report/replay-pipeline.js');
-    const sender = await loadReplayPipeline(this.from, this.context.cwd, given.secrets);
+    const sender = await loadReplayPipeline(from, this.context.cwd, given.secrets);
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context, { sender })).kind);
   }

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { CommandUsageError } from '../errors/tool-error.js';
 import type { ReportTargets } from '../run/report/run-reports.js';
 
 /** The descriptions of the report flags, the same on `arazzo run` and `arazzo replay`. */
@@ -7,13 +9,22 @@ export const REPORT_FLAG_DESCRIPTIONS = {
   junit: 'Write JUnit XML to this file: the workflow is a testsuite, each step run a testcase, a failed one a failure',
 } as const;
 
-/** The files to write about a run, or undefined when no report flag is given (the run then loads none of their code). */
-export function reportTargets(flags: { report?: string; har?: string; junit?: string }, replayOf?: string): ReportTargets | undefined {
-  if (flags.report === undefined && flags.har === undefined && flags.junit === undefined) return undefined;
+/**
+ * The files to write about a run, or undefined when no report flag is given (the run then loads
+ * none of their code). Throws CommandUsageError (exit 2) when two flags name the same file.
+ */
+export function reportTargets(flags: { report?: string; har?: string; junit?: string }, cwd: string, replayOf?: string): ReportTargets | undefined {
+  const given = (['report', 'har', 'junit'] as const).filter((flag) => flags[flag] !== undefined);
+  if (given.length === 0) return undefined;
   const targets: ReportTargets = {};
-  if (flags.report !== undefined) targets.report = flags.report;
-  if (flags.har !== undefined) targets.har = flags.har;
-  if (flags.junit !== undefined) targets.junit = flags.junit;
+  const seen = new Map<string, string>();
+  for (const flag of given) {
+    const path = flags[flag]!;
+    const same = seen.get(resolve(cwd, path));
+    if (same !== undefined) throw new CommandUsageError(`--${same} and --${flag} both name ${path}`, 'Give each report its own file: --report run.json --har run.har --junit junit.xml.');
+    seen.set(resolve(cwd, path), flag);
+    targets[flag] = path;
+  }
   if (replayOf !== undefined) targets.replayOf = replayOf;
   return targets;
 }

@@ -110,7 +110,7 @@ export class RunCommand extends ToolCommand {
       timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
       bodyLimit: parseCount('--tool-body-limit', this.bodyLimit, 0, 50 * 1024 * 1024),
       trace: this.trace,
-      reports: reportTargets({ report: this.report, har: this.har, junit: this.junit }),
+      reports: reportTargets({ report: this.report, har: this.har, junit: this.junit }, this.context.cwd),
       inspect: this.inspect || this.inspectHold || this.inspectPort !== undefined,
       inspectHold: this.inspectHold,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),

@@ -103,6 +103,9 @@ describe('arazzo replay', () => {
       ['bad.har', 'bad.har: not valid JSON'],
       ['empty.har', 'empty.har: /log/entries: expected the array of entries of a HAR file'],
     ];
+    const without = await tool(['arazzo', 'replay', document()]);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('error: arazzo replay needs --from <file.har>');
     for (const [file, message] of cases) {
       const result = await tool(['arazzo', 'replay', document(), '--from', file]);
       expect(result.code).toBe(2);

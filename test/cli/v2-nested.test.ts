@@ -198,3 +198,17 @@ describe('dependsOn', () => {
     expect(h.server.hits).toHaveLength(0);
   });
 });
+
+describe('seeing a nested run', () => {
+  it('trace lines carry the actor path of the machine that took them', async () => {
+    const result = await run('main', { 'GET /a': { body: { id: 7 } }, 'GET /items/{id}': { body: { status: 'ready' } } }, ['--trace', 'nested.ndjson']);
+    expect(result.code).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const lines = readFileSync(join(h.ws.dir, 'nested.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const actors = new Set(lines.filter((l) => l.type === 'state').map((l) => l.actor));
+    expect([...actors]).toEqual(expect.arrayContaining(['main', 'main/callChild/child']));
+    expect(lines.some((l) => l.type === 'state' && l.actor === 'main/callChild/child' && l.stepId === 'fetch')).toBe(true);
+    expect(lines.some((l) => l.type === 'step' && l.stepId === 'callChild/fetch' && l.status === 200)).toBe(true);
+  });
+});
