@@ -1,19 +1,16 @@
 #!/usr/bin/env node
-// Entry point of the `tool` command: loads the compiled program from dist/.
-import { statSync } from 'node:fs';
+// Entry point of the `tool` command: loads the compiled program from dist/. CommonJS (see
+// bin/package.json): Node then starts without its ES module loader, ~10 ms of every command
+// (docs/performance.md, fifth pass); the bundle is CommonJS too.
+'use strict';
+const { statSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
-const bundle = new URL('../dist/bundle/tool.js', import.meta.url);
-const modules = new URL('../dist/src/bin.js', import.meta.url);
+const bundle = join(__dirname, '..', 'dist', 'bundle', 'tool.js');
+const modules = join(__dirname, '..', 'dist', 'src', 'bin.js');
 
-// The bundle (scripts/bundle.js) starts faster than tsc's output (a run loads ~320 modules), but
-// is only used when at least as new as them: a bare `tsc` rebuild must not run a stale bundle.
-function entry() {
-  const bundled = statSync(bundle, { throwIfNoEntry: false });
-  const compiled = statSync(modules, { throwIfNoEntry: false });
-  return bundled && (!compiled || bundled.mtimeMs >= compiled.mtimeMs) ? bundle : modules;
-}
-
-import(entry().href).catch((error) => {
+function fail(error) {
   // A closed stderr must not turn this one line into a crash (src/bin.ts guards it once loaded).
   process.stderr.on('error', () => undefined);
   if (error && error.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/src/bin.js')) {
@@ -23,4 +20,18 @@ import(entry().href).catch((error) => {
   }
   process.stderr.write(`internal error: ${error && error.message ? error.message.split('\n')[0] : error}\n`);
   process.exitCode = 70;
-});
+}
+
+// The bundle (scripts/bundle.js) starts faster than tsc's output (a run loads ~320 modules), but
+// is only used when at least as new as them: a bare `tsc` rebuild must not run a stale bundle.
+const bundled = statSync(bundle, { throwIfNoEntry: false });
+const compiled = statSync(modules, { throwIfNoEntry: false });
+if (bundled && (!compiled || bundled.mtimeMs >= compiled.mtimeMs)) {
+  try {
+    require(bundle);
+  } catch (error) {
+    fail(error);
+  }
+} else {
+  import(pathToFileURL(modules).href).catch(fail);
+}

@@ -87,6 +87,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       enterStep: ({ context }, params: { index: number }) => {
         context.current = params.index;
         context.retries = 0;
+        // A nested call belongs to the step that made it: the next step's record must not show it.
+        context.call = undefined;
       },
       /**
        * Spends one run of the budget, unless it is spent. After `startRun`, which read the same

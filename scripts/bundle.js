@@ -10,13 +10,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist', 'bundle');
 const require = createRequire(import.meta.url);
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const ES_SYNTAX = /^[ \t]*(?:import|export)[\s{*]/m;
 
 /** Whether `file` is CommonJS by Node's rules: .cjs, or .js under a package.json without "type": "module". */
 function isCommonJs(file) {
@@ -30,24 +31,32 @@ function isCommonJs(file) {
 }
 
 /**
- * With code splitting, esbuild turns `await import('<a CommonJS package>')` into a chunk with only
- * a default export, so `const { stringify } = await import('yaml')` would get undefined (Node
- * itself exposes the named exports). This routes such dynamic imports through a small ES module
- * that re-exports the package's names.
+ * Imports of CommonJS packages go through a small ES module per package that re-exports its names:
+ * - With code splitting, esbuild turns `await import('<a CommonJS package>')` into a chunk with
+ *   only a default export, so `const { stringify } = await import('yaml')` would get undefined
+ *   (Node itself exposes the named exports).
+ * - Each of our modules that imports a CommonJS package (clipanion in every command file, typanion)
+ *   got its own copy of the package's exports, a getter per name: ~2 000 property definitions,
+ *   ~4 ms of every start-up (docs/performance.md, fifth pass). One shared module makes one copy.
  */
 const commonJsNamedExports = {
   name: 'commonjs-named-exports',
   setup(bundler) {
+    const ours = join(root, 'dist') + sep;
     bundler.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || args.path.startsWith('node:')) return undefined;
-      const resolved = await bundler.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, importer: args.importer });
+      if (args.path.startsWith('node:') || args.namespace === 'commonjs-named' || args.pluginData?.plain) return undefined;
+      if (args.kind !== 'dynamic-import' && !(args.kind === 'import-statement' && args.importer.startsWith(ours))) return undefined;
+      const resolved = await bundler.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, importer: args.importer, pluginData: { plain: true } });
       if (resolved.errors.length > 0 || resolved.external || !isCommonJs(resolved.path)) return undefined;
+      // A `module` build in a package without "type": "module" (xstate) is ES code all the same.
+      if (ES_SYNTAX.test(readFileSync(resolved.path, 'utf8'))) return undefined;
       const names = Object.keys(require(resolved.path)).filter((name) => IDENTIFIER.test(name) && name !== 'default');
-      return { path: args.path, namespace: 'commonjs-named', pluginData: { names, resolveDir: args.resolveDir } };
+      return { path: resolved.path, namespace: 'commonjs-named', pluginData: { names } };
     });
     bundler.onLoad({ filter: /.*/, namespace: 'commonjs-named' }, (args) => ({
-      contents: `import m from ${JSON.stringify(args.path)};\nexport default m;\nexport const { ${args.pluginData.names.join(', ')} } = m;\n`,
-      resolveDir: args.pluginData.resolveDir,
+      // require() gives module.exports itself, as Node's `import` of a CommonJS module gives it as the default.
+      contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${args.pluginData.names.join(', ')} } = m;\n`,
+      resolveDir: dirname(args.path),
     }));
   },
 };
@@ -134,7 +143,7 @@ try {
   const { build, transform } = await import('esbuild');
   // 1. The program, split into lazily loaded chunks, in memory.
   const { outputFiles } = await build({
-    entryPoints: { tool: join(root, 'dist', 'src', 'bin.js') },
+    entryPoints: { main: join(root, 'dist', 'src', 'bin.js') },
     outdir,
     bundle: true,
     splitting: true,
@@ -156,18 +165,20 @@ try {
     writeFileSync(file.path, script);
     id.update(`${relative(outdir, file.path)}\0${script}\0`);
   }
-  // 3. dist/bundle/tool.js, which bin/tool.js imports: the loader, started on tool.cjs.
+  // 3. dist/bundle/tool.js, which bin/tool.js requires: the loader, started on main.cjs. CommonJS,
+  //    like bin/tool.js, so that Node never starts its ES module loader for the bundle.
   const bundleId = id.digest('hex').slice(0, 16);
+  writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   await build({
     stdin: {
-      contents: `import { startBundle } from './dist/src/bundle/start-bundle.js';\nstartBundle(new URL('./tool.cjs', import.meta.url), ${JSON.stringify(bundleId)});\n`,
+      contents: `import { startBundle } from './dist/src/bundle/start-bundle.js';\nstartBundle(require('node:path').join(__dirname, 'main.cjs'), ${JSON.stringify(bundleId)});\n`,
       resolveDir: root,
       sourcefile: 'tool.js',
       loader: 'js',
     },
     outfile: join(outdir, 'tool.js'),
     bundle: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',

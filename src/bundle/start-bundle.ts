@@ -1,20 +1,18 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setMemoryFlags, withDefaultFlags } from '../v8-flags.js';
 import { codeCacheDir, pruneOtherCaches } from './code-cache-dir.js';
 import { ScriptLoader } from './script-loader.js';
 
 /**
  * Runs the bundled program: the body of dist/bundle/tool.js, which scripts/bundle.js writes with
- * the bundle's id (a hash of its files). Loads `main` (dist/bundle/tool.cjs, src/bin.ts bundled)
+ * the bundle's id (a hash of its files). Loads `file` (dist/bundle/main.cjs, src/bin.ts bundled)
  * through the ScriptLoader with the code cache for this bundle, and writes that cache when the
  * process exits if a script had none. TOOL_CODE_CACHE=0 runs without a cache.
  */
-export function startBundle(main: URL, bundleId: string): void {
+export function startBundle(file: string, bundleId: string): void {
   // Before anything is compiled: code is cached under the flags it was compiled with.
   setMemoryFlags();
-  const file = fileURLToPath(main);
   const cacheDir = codeCacheDir(process.env, bundleId);
   const loader = new ScriptLoader({ root: dirname(file), cacheDir, withDefaultFlags });
   if (cacheDir !== undefined) {

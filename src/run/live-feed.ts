@@ -47,7 +47,7 @@ export interface LiveFact {
   from: string;
   /** The state entered (`s2_requestAdoption.backoff`, `failed`). */
   to: string;
-  /** `start`, `step done`, `retry wait over`, or the XState event type. */
+  /** `start`, `step done`, `retry wait over`, `nested workflow done`, or the XState event type. */
   event: string;
   runs: number;
   maxSteps: number;
@@ -136,11 +136,13 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     const to = statePath(snapshot.value);
     const outcome = stepOutcomeOf(event.event);
     const f = fact(source.join('.'), to, eventName(event.event.type), snapshot);
-    // A step run can end in a backoff (a retry) or in a budget spent before anything ran.
-    if (outcome !== undefined && !outcome.budgetSpent && stepIds.has(from)) f.step = recordRun(from, outcome);
+    // Not runs: a budget spent before anything ran, a nested step's call made ready (v2; its run is judged when the call is done).
+    const ran = outcome !== undefined && !outcome.budgetSpent && outcome.call === undefined;
+    if (ran && stepIds.has(from)) f.step = recordRun(from, outcome);
     const taken = transitions.find((t) => actionMetaOf(t) !== undefined) ?? transitions[0];
-    if (taken !== undefined && stepIds.has(from) && (outcome !== undefined || actionMetaOf(taken) !== undefined)) {
-      const target = taken.target?.[0]?.path[0] ?? from;
+    const target = taken?.target?.[0]?.path[0] ?? from;
+    // A chart edge: an Arazzo action, or a judged run leaving its step (moves inside a step are the engine's).
+    if (taken !== undefined && stepIds.has(from) && (actionMetaOf(taken) !== undefined || (outcome !== undefined && target !== from))) {
       const failure = outcome !== undefined && !outcome.ok && !outcome.dryRun;
       f.edge = takeEdge(from, target, failure, edgeLabel(taken, target, stepIds, snapshot.context.retries), actionMetaOf(taken)?.action);
     }
@@ -203,6 +205,7 @@ function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<
 /** Short names for the log: the backoff timer's long XState event type becomes `retry wait over`. */
 function eventName(type: string): string {
   if (type === 'runStep.done') return 'step done';
+  if (type.startsWith('xstate.done.actor.')) return 'nested workflow done';
   return type.startsWith('xstate.after.') ? 'retry wait over' : type;
 }
 

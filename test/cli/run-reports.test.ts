@@ -206,5 +206,9 @@ describe('report files', () => {
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('cannot write the --har file a-folder.har: it is a folder');
     expect(h.server.hits).toHaveLength(0);
+    const twice = await lookup(['--report', 'same.out', '--junit', './same.out']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('error: --report and --junit both name ./same.out');
+    expect(h.server.hits).toHaveLength(0);
   });
 });

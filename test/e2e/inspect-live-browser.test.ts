@@ -90,6 +90,9 @@ function readPage(page: Page) {
 }
 
 const chromium = findChromium();
+const SKIPPED = 'SKIPPED: no chromium binary on PATH (nor CHROME_PATH); apt-get install -y chromium, as .ci/run does';
+// jest does not name the tests of a suite it skips whole: say it here.
+if (!chromium) console.warn(`inspect-live-browser: ${SKIPPED}`);
 const title = 'shows the run live in Chromium: running, passed and failed steps, runs, statuses, reasons, the actions on the edges taken, a countdown, one log row per transition';
 
 describe('tool arazzo run --inspect in a browser', () => {
@@ -104,7 +107,7 @@ describe('tool arazzo run --inspect in a browser', () => {
     ws.remove();
   });
 
-  (chromium ? it : it.skip)(chromium ? title : `${title} (SKIPPED: no chromium binary on PATH; apt-get install -y chromium, as .ci/run does)`, async () => {
+  (chromium ? it : it.skip)(chromium ? title : `${title} (${SKIPPED})`, async () => {
     let open!: () => void;
     const api = await startApi(new Promise<void>((resolve) => (open = resolve)));
     const controller = new AbortController();
