@@ -6,16 +6,15 @@ const KEEP_OTHERS = 3;
 
 /**
  * The folder of cached code for this bundle on this Node: `$XDG_CACHE_HOME/tool/code-cache/<bundle
- * id>-<runtime hash>`. The runtime hash covers Node's version and platform and the flags Node was
- * started with (V8 rejects code cached under other flags; a folder per flag set keeps two ways of
- * running tool from overwriting each other's cache). Undefined when TOOL_CODE_CACHE is 0, false
- * or off, or when neither XDG_CACHE_HOME nor HOME is an absolute path.
+ * id>-<runtime hash>`. `runtime` names Node's version and platform and the flags Node was started
+ * with (V8 rejects code cached under other flags; a folder per flag set keeps two ways of running
+ * tool from overwriting each other's cache). Undefined when TOOL_CODE_CACHE is 0, false or off,
+ * or when neither XDG_CACHE_HOME nor HOME is an absolute path.
  */
-export function codeCacheDir(env: Record<string, string | undefined>, bundleId: string, execArgv: readonly string[] = process.execArgv): string | undefined {
+export function codeCacheDir(env: Record<string, string | undefined>, bundleId: string, runtime: string): string | undefined {
   if (['0', 'false', 'off'].includes((env.TOOL_CODE_CACHE ?? '').toLowerCase())) return undefined;
   const cacheHome = toolCacheHome(env);
   if (cacheHome === undefined) return undefined;
-  const runtime = [process.version, process.versions.v8, process.platform, process.arch, execArgv.join(' '), env.NODE_OPTIONS ?? ''].join('\n');
   return join(cacheHome, 'code-cache', `${bundleId}-${fnv1a(runtime)}`);
 }
 

@@ -80,7 +80,7 @@ export class ScriptLoader {
     }
     for (const entry of this.compiled) {
       const target = join(dir, entry.cacheFile);
-      const temporary = `${target}.${process.pid}.tmp`;
+      const temporary = `${target}.${Math.random().toString(36).slice(2)}.tmp`;
       try {
         writeFileSync(temporary, this.guard(() => entry.script.createCachedData(), true));
         renameSync(temporary, target);

@@ -5,15 +5,17 @@ import { codeCacheDir, pruneOtherCaches } from './code-cache-dir.js';
 import { ScriptLoader } from './script-loader.js';
 
 /**
- * Runs the bundled program: the body of dist/bundle/tool.js, which scripts/bundle.js writes with
- * the bundle's id (a hash of its files). Loads `file` (dist/bundle/main.cjs, src/bin.ts bundled)
- * through the ScriptLoader with the code cache for this bundle, and writes that cache when the
- * process exits if a script had none. TOOL_CODE_CACHE=0 runs without a cache.
+ * Runs the bundled program; with src/bin.ts, one of the two modules that touch `process`. This is
+ * the body of dist/bundle/tool.js, which scripts/bundle.js writes with the bundle's id (a hash of
+ * its files). Loads `file` (dist/bundle/main.cjs: src/bin.ts bundled) through the ScriptLoader
+ * with the code cache for this bundle, and writes that cache when the process exits if a script
+ * had none. TOOL_CODE_CACHE=0 runs without a cache.
  */
 export function startBundle(file: string, bundleId: string): void {
   // Before anything is compiled: code is cached under the flags it was compiled with.
   setMemoryFlags();
-  const cacheDir = codeCacheDir(process.env, bundleId);
+  const runtime = [process.version, process.versions.v8, process.platform, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? ''].join('\n');
+  const cacheDir = codeCacheDir(process.env, bundleId, runtime);
   const loader = new ScriptLoader({ root: dirname(file), cacheDir, withDefaultFlags });
   if (cacheDir !== undefined) {
     const existed = existsSync(cacheDir);

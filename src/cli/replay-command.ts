@@ -5,7 +5,7 @@ import { parseRefHosts } from './allow-ref-hosts.js';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCount, resolveInputs } from './input-flags.js';
 import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
-import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo replay <file> --from <file.har>`: runs a workflow again against the responses a `--har` file recorded, sending nothing. */
@@ -51,6 +51,10 @@ export class ReplayCommand extends ToolCommand {
 
   maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
 
+  maxDepth = Option.String('--tool-max-depth', '32', { description: 'v2: how deep nested workflow calls may go (default 32)' });
+
+  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api (repeatable; v2 only): give the ones the recorded run had' });
+
   bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each body that --verbose prints and --report keeps (default 4096)' });
 
   report = Option.String('--report', { description: REPORT_FLAG_DESCRIPTIONS.report });
@@ -80,6 +84,8 @@ export class ReplayCommand extends ToolCommand {
       verbose: this.verbose,
       quiet: this.quiet,
       maxSteps: parseCount('--tool-max-steps', this.maxSteps, 1, 100_000_000),
+      maxDepth: parseCount('--tool-max-depth', this.maxDepth, 1, 10_000),
+      binds: parseBindFlags(this.bind, runner),
       // Descriptions may still be fetched (a remote source): with run's defaults.
       retry: 2,
       retryUnsafe: false,

@@ -212,3 +212,30 @@ describe('seeing a nested run', () => {
     expect(lines.some((l) => l.type === 'step' && l.stepId === 'callChild/fetch' && l.status === 200)).toBe(true);
   });
 });
+
+describe('replaying a nested run', () => {
+  it('replay --tool-runner v2 gives the recorded nested run its record again, sending nothing', async () => {
+    const recorded = await run('main', { 'GET /a': { body: { id: 7 } }, 'GET /items/{id}': { body: { status: 'ready' } } }, ['--har', 'nested.har', '--tool-max-depth', '4']);
+    expect(recorded.code).toBe(0);
+    const hits = h.server.hits.length;
+    const file = h.ws.fixture('v2-nested.arazzo.yaml', { BASE_URL: h.server.url });
+    const replayed = await h.tool(['arazzo', 'replay', file, '--from', 'nested.har', '--tool-runner', 'v2', '--workflow', 'main', '--tool-max-depth', '4']);
+    expect(replayed.code).toBe(0);
+    expect(JSON.parse(replayed.stdout)).toEqual(JSON.parse(recorded.stdout));
+    expect(h.server.hits).toHaveLength(hits);
+  });
+});
+
+describe('reports of a nested run', () => {
+  it('--report lists the child steps (with their path) and the nested step as its own step run', async () => {
+    const result = await run('absorbs', { 'GET /b': { status: 400 }, 'GET /d': {} }, ['--report', 'nested.json']);
+    expect(result.code).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const report = JSON.parse(readFileSync(join(h.ws.dir, 'nested.json'), 'utf8')) as { steps: Array<{ stepId: string; ok: boolean; reason?: string; failedVia?: string; actions: Array<{ name: string }> }> };
+    expect(report.steps.map((s) => `${s.stepId}:${s.ok}`)).toEqual(['callFailing/breaks:false', 'callFailing:false', 'recover:true']);
+    expect(report.steps[1]!.reason).toContain('workflow "failing" failed at step "breaks"');
+    expect(report.steps[1]!.failedVia).toBe('on-failure-goto');
+    expect(report.steps[1]!.actions.map((a) => a.name)).toEqual(['recover']);
+  });
+});

@@ -220,6 +220,11 @@ export function createRunCapture(options: CaptureOptions): RunCapture {
           add(stepId, { ok: false, status: 0, dryRun: false, reason: printableLine(reason, { values }) });
           inner.stepFailedEarly(stepId, reason);
         },
+        // A nested workflow step (v2) is a step run of its own, after the runs of the steps it called.
+        callDone(stepId, workflowId, ok, reason) {
+          add(stepId, reason === undefined ? { ok, status: 0, dryRun: false } : { ok, status: 0, dryRun: false, reason: printableLine(reason, { values }) });
+          inner.callDone(stepId, workflowId, ok, reason);
+        },
         transportRetry(stepId, retry) {
           retries.set(stepId, [...(retries.get(stepId) ?? []), { ...retry }]);
           inner.transportRetry(stepId, retry);
