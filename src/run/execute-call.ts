@@ -38,7 +38,17 @@ export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: b
       return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
     }
   }
-  return { statusCode: 0, ok: false, dryRun: false, outputs: {}, call: { inputs } };
+  const checked = program.callInputs?.(inputs) ?? { inputs };
+  if ('reason' in checked) {
+    // A dry run shows the call anyway: its inputs may hold expressions that resolve only in a real run.
+    if (!dryRun) {
+      const reason = `the call could not be made: ${checked.reason}`;
+      reporter.stepFailedEarly(shownStepId(input, program.stepId), reason);
+      return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
+    }
+    return { statusCode: 0, ok: false, dryRun: false, outputs: {}, call: { inputs } };
+  }
+  return { statusCode: 0, ok: false, dryRun: false, outputs: {}, call: { inputs: checked.inputs } };
 }
 
 /**

@@ -65,7 +65,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       ({ request, requestData } = prepareRequest(program, base, deps.dryRun, deps.reporter, await xpathFor(program)));
     } catch (error) {
       if (error instanceof UnresolvedPartError || error instanceof RequestBuildError || error instanceof ReplacementError) {
-        const reason = `the request could not be built: ${error.message}${missingInputHint(error)}`;
+        const reason = `the request could not be built: ${error.message}${missingInputHint(error, input.via)}`;
         // A dry run shows every step: it reports the problem and moves on, as it would after printing.
         if (deps.dryRun) {
           deps.reporter.warn(`step "${shown}": ${reason}`);
@@ -246,9 +246,10 @@ function readableUnresolved(url: string): string {
   });
 }
 
-/** For an input the user did not give, say how to give it. */
-function missingInputHint(error: Error): string {
+/** For an input the user did not give, say how to give it: on the command line, or (in a nested call) as a parameter of the calling step. */
+function missingInputHint(error: Error, via: readonly string[]): string {
   if (!(error instanceof UnresolvedPartError)) return '';
   const input = /^\$(?:workflow\.)?inputs\.([^#]+)/.exec(error.expression);
-  return input ? ` (give it with --input ${input[1]}=<value>)` : '';
+  if (!input) return '';
+  return via.length > 0 ? ` (the calling step "${via[via.length - 1]}" must pass it as a parameter named "${input[1]}")` : ` (give it with --input ${input[1]}=<value>)`;
 }

@@ -25,7 +25,22 @@ export interface InputOrigins {
  * the flag that fixes it, or INPUT_SCHEMA_INVALID (exit 10) with the schema's location.
  */
 export async function applyInputSchema(doc: LoadedDocument, workflow: Workflow, inputs: Record<string, unknown>, origins: InputOrigins): Promise<Record<string, unknown>> {
-  if (workflow.inputs === undefined || workflow.inputs === null) return inputs;
+  const check = await compileInputSchema(doc, workflow);
+  if (check === undefined) return inputs;
+  const checked = check(coercedFor(check.schema, inputs, origins));
+  if ('inputs' in checked) return checked.inputs;
+  throw inputError(workflow, checked.problem, checked.data);
+}
+
+/** A compiled inputs schema: checks inputs (a copy gets the defaults), or says the first problem. */
+export type InputCheck = ((inputs: Record<string, unknown>) => { inputs: Record<string, unknown> } | { problem: AjvProblem | undefined; data: Record<string, unknown> }) & { schema: Record<string, unknown> };
+
+/**
+ * Compiles the workflow's `inputs` schema once (undefined when it declares none). Throws ToolError
+ * INPUT_SCHEMA_INVALID (exit 10) with the schema's location.
+ */
+export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow): Promise<InputCheck | undefined> {
+  if (workflow.inputs === undefined || workflow.inputs === null) return undefined;
   const where = located(doc, `${workflow.pointer}/inputs`);
   const schema = withComponents(workflow.inputs, doc.model, where);
   const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
@@ -38,19 +53,33 @@ export async function applyInputSchema(doc: LoadedDocument, workflow: Workflow, 
   ajv.addFormat('float', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat('password', { type: 'string', validate: () => true });
-  let validate;
+  let validate: ReturnType<typeof ajv.compile>;
   try {
     validate = ajv.compile(schema);
   } catch (error) {
     throw new ToolError('INPUT_SCHEMA_INVALID', `${where}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
   }
-  const data: Record<string, unknown> = { ...coerced(schema, inputs, origins) };
-  if (validate(data)) return data;
-  const problem = validate.errors?.[0];
-  throw inputError(workflow, problem, data);
+  const check = (inputs: Record<string, unknown>) => {
+    const data: Record<string, unknown> = { ...inputs };
+    return validate(data) ? { inputs: data } : { problem: validate.errors?.[0] as AjvProblem | undefined, data };
+  };
+  return Object.assign(check, { schema });
 }
 
-interface AjvProblem {
+/**
+ * Why a nested call's inputs do not satisfy the called workflow's schema, one line: the step fails
+ * with it (the fix is in the calling step's parameters, not on the command line).
+ */
+export function callInputsProblem(workflowId: string, problem: AjvProblem | undefined): string {
+  if (problem?.keyword === 'required' && problem.instancePath === '') {
+    const name = String(problem.params.missingProperty);
+    return `workflow "${workflowId}" requires input "${name}": pass it as a parameter named "${name}" of the calling step`;
+  }
+  const at = problem?.instancePath ? ` ${problem.instancePath}` : '';
+  return `workflow "${workflowId}": input${at} ${problem?.message ?? 'does not match its inputs schema'}`;
+}
+
+export interface AjvProblem {
   instancePath: string;
   keyword: string;
   message?: string;
@@ -73,7 +102,7 @@ function inputError(workflow: Workflow, problem: AjvProblem | undefined, data: R
 }
 
 /** Command-line strings turned into the integer, number or boolean the schema declares for them (top-level inputs only). */
-function coerced(schema: Record<string, unknown>, inputs: Record<string, unknown>, origins: InputOrigins): Record<string, unknown> {
+function coercedFor(schema: Record<string, unknown>, inputs: Record<string, unknown>, origins: InputOrigins): Record<string, unknown> {
   const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, unknown>;
   const defs = (isObject(schema.$defs) ? schema.$defs : {}) as Record<string, unknown>;
   const out: Record<string, unknown> = { ...inputs };

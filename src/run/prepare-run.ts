@@ -4,7 +4,7 @@
  * a goto or a retry can reach from them. Each is planned and compiled once, however often it runs.
  */
 import type { WorkflowPlan } from '../../machines/types.js';
-import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
+import type { ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { TemplateWarning } from '../expressions/template-ast.js';
 import type { BoundSource } from './bind-sources.js';
@@ -99,4 +99,29 @@ export function dependencyOrder(doc: ArazzoDocument, entry: Workflow): string[] 
   };
   visit(entry, []);
   return order.slice(0, -1);
+}
+
+/**
+ * Gives each nested step the called workflow's inputs schema, compiled once per workflow (Ajv is
+ * loaded only when a called workflow declares one): a call whose inputs do not satisfy it fails
+ * the step before the call, and defaults are filled in.
+ */
+export async function attachCallInputChecks(doc: LoadedDocument, run: PreparedRun): Promise<void> {
+  const { callInputsProblem, compileInputSchema } = await import('./input-schema.js');
+  const checks = new Map<string, Awaited<ReturnType<typeof compileInputSchema>>>();
+  for (const { plan, programs } of run.workflows.values()) {
+    for (const [index, step] of plan.steps.entries()) {
+      if (!step.call) continue;
+      const key = step.call.workflow;
+      const workflow = doc.model.workflows.find((w) => w.workflowId === key);
+      if (!workflow || workflow.inputs === undefined || workflow.inputs === null) continue;
+      if (!checks.has(key)) checks.set(key, await compileInputSchema(doc, workflow));
+      const check = checks.get(key);
+      if (!check) continue;
+      programs[index]!.callInputs = (inputs) => {
+        const checked = check(inputs);
+        return 'inputs' in checked ? checked : { reason: callInputsProblem(key, checked.problem) };
+      };
+    }
+  }
 }

@@ -215,7 +215,9 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
   const criteria = await criteriaOptionsFor(doc.model, runner, (message) => reporter.warn(message));
   // v2 prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
-  const run = runner === 'v2' ? (await import('./prepare-run.js')).prepareRun(doc.model, workflow, sources, templateWarnings, criteria) : undefined;
+  const prepareRunModule = runner === 'v2' ? await import('./prepare-run.js') : undefined;
+  const run = prepareRunModule?.prepareRun(doc.model, workflow, sources, templateWarnings, criteria);
+  if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria);
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
   return run ? { plan, judge: createActionJudge(programs, outputs), programs, inputs, run } : { plan, judge: createActionJudge(programs, outputs), programs, inputs };

@@ -239,3 +239,26 @@ describe('reports of a nested run', () => {
     expect(report.steps[1]!.actions.map((a) => a.name)).toEqual(['recover']);
   });
 });
+
+describe('the inputs of a nested call', () => {
+  it('the called workflow\'s inputs schema fills in defaults', async () => {
+    const result = await run('typedCaller', { 'GET /items/{id}': {} });
+    expect(result.code).toBe(0);
+    expect(recordOf(result).outputs).toEqual({ size: 10 });
+    expect(paths()).toEqual(['GET /items/7']);
+  });
+
+  it('a required input the calling step does not pass fails the step before the call, naming the fix', async () => {
+    const result = await run('missingCaller', { 'GET /items/{id}': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('workflow "typed" requires input "id": pass it as a parameter named "id" of the calling step');
+    expect(h.server.hits).toHaveLength(0);
+  });
+
+  it('an input a nested workflow reads but no one passed points at the calling step, not at --input', async () => {
+    const result = await run('unpassedCaller', { 'GET /items/{id}': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the calling step "callChild" must pass it as a parameter named "itemId"');
+    expect(result.stderr).not.toContain('--input itemId');
+  });
+});

@@ -4,7 +4,7 @@
  * cannot be written never changes what the scripts do.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -44,16 +44,20 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+let copies = 0;
+/** Loads a fresh copy of the bundle: V8 keeps compiled scripts per file name for the life of the process, and would not look at the cache. */
 const load = (cacheDir: string | undefined = cache) => {
-  const loader = new ScriptLoader({ root: bundle, cacheDir, withDefaultFlags: verifying });
-  return { loader, exports: loader.load(join(bundle, 'main.cjs')) };
+  const root = join(dir, `copy-${copies++}`);
+  cpSync(bundle, root, { recursive: true });
+  const loader = new ScriptLoader({ root, cacheDir, withDefaultFlags: verifying });
+  return { loader, root, exports: loader.load(join(root, 'main.cjs')) };
 };
 const EXPECTED = { total: 5, name: 'main.cjs', again: true, strict: true };
 
 describe('ScriptLoader', () => {
   it('loads CommonJS scripts with their own require, __filename and __dirname, each once', () => {
-    const { exports } = load(undefined);
-    expect(exports).toEqual({ ...EXPECTED, dir: bundle });
+    const { exports, root } = load(undefined);
+    expect(exports).toEqual({ ...EXPECTED, dir: root });
   });
 
   it('writes each script\'s cached code when it had none, and reads it back on the next load', () => {
@@ -61,7 +65,7 @@ describe('ScriptLoader', () => {
     expect(first.loader.saveCache()).toBe(true);
     expect(readdirSync(cache).sort()).toEqual(['chunks_shared.cjs', 'main.cjs']);
     const second = load();
-    expect(second.exports).toEqual(first.exports);
+    expect(second.exports).toEqual({ ...first.exports as object, dir: second.root });
     // Every script had an accepted cache: nothing to write.
     expect(second.loader.saveCache()).toBe(false);
   });

@@ -10,6 +10,9 @@ import { Script } from 'node:vm';
 import { setMemoryFlags, withDefaultFlags } from '../../../src/v8-flags.js';
 
 const SOURCE = '(function () { return [1, 2, 3].map((n) => n * 2).join(","); })';
+let compiles = 0;
+/** A new file name each time: V8 keeps compiled scripts per source and name, and would not look at cachedData. */
+const compile = (cachedData?: Buffer) => new Script(SOURCE, { filename: `flags-${compiles++}.js`, ...(cachedData ? { cachedData } : {}) });
 
 afterAll(() => {
   // This test process goes on with V8's defaults.
@@ -19,18 +22,18 @@ afterAll(() => {
 
 describe('V8 flags and cached code', () => {
   it('rejects code cached before the memory flags were set, and accepts it under withDefaultFlags', () => {
-    const cachedData = new Script(SOURCE, { filename: 'flags.js' }).createCachedData();
+    const cachedData = compile().createCachedData();
     setMemoryFlags();
-    expect(new Script(SOURCE, { filename: 'flags.js', cachedData }).cachedDataRejected).toBe(true);
-    const script = withDefaultFlags(() => new Script(SOURCE, { filename: 'flags.js', cachedData }));
+    expect(compile(cachedData).cachedDataRejected).toBe(true);
+    const script = withDefaultFlags(() => compile(cachedData));
     expect(script.cachedDataRejected).toBe(false);
     expect((script.runInThisContext() as () => string)()).toBe('2,4,6');
   });
 
   it('accepts code cached under withDefaultFlags with checksums, only with checksums', () => {
     setMemoryFlags();
-    const cachedData = withDefaultFlags(() => new Script(SOURCE, { filename: 'verify.js' }).createCachedData(), true);
-    expect(withDefaultFlags(() => new Script(SOURCE, { filename: 'verify.js', cachedData }), true).cachedDataRejected).toBe(false);
-    expect(withDefaultFlags(() => new Script(SOURCE, { filename: 'verify.js', cachedData })).cachedDataRejected).toBe(true);
+    const cachedData = withDefaultFlags(() => compile().createCachedData(), true);
+    expect(withDefaultFlags(() => compile(cachedData), true).cachedDataRejected).toBe(false);
+    expect(withDefaultFlags(() => compile(cachedData)).cachedDataRejected).toBe(true);
   });
 });
