@@ -17,7 +17,7 @@ export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail', uns
 export interface StepsNode {
   /** The state key (`s2_requestAdoption`, `succeeded`), or `start`. */
   id: string;
-  kind: 'start' | 'step' | 'succeeded' | 'failed';
+  kind: 'start' | 'step' | 'succeeded' | 'failed' | 'transferred';
   /** The step id, or the final's key. */
   label: string;
   /** No edge leads here (e.g. a step after one v1 cannot run, unless a goto leads there). */
@@ -31,6 +31,8 @@ export interface StepsEdge {
   labels: string[];
   /** Taken when the step failed (failure actions, "fail"); drawn in another colour. */
   failure: boolean;
+  /** A goto to another workflow (v2): the workflow's key; `to` is then the `transferred` final. */
+  transfer?: string;
 }
 
 export interface StepsChart {
@@ -52,10 +54,10 @@ export function readSteps(config: object): StepsChart {
   const states = isObject(root.states) ? root.states : {};
   const nodes: StepsNode[] = [{ id: 'start', kind: 'start', label: STEP_WORDS.start }];
   const edges: StepsEdge[] = [];
-  const add = (from: string, to: string, label: string, failure: boolean): void => {
-    const known = edges.find((e) => e.from === from && e.to === to && e.failure === failure);
+  const add = (from: string, to: string, label: string, failure: boolean, transfer?: string): void => {
+    const known = edges.find((e) => e.from === from && e.to === to && e.failure === failure && e.transfer === transfer);
     if (known) known.labels.push(label);
-    else edges.push({ from, to, labels: [label], failure });
+    else edges.push({ from, to, labels: [label], failure, ...(transfer === undefined ? {} : { transfer }) });
   };
   if (typeof root.initial === 'string') add('start', root.initial, '', false);
   const stepIdOf = (key: string): string => {
@@ -66,7 +68,7 @@ export function readSteps(config: object): StepsChart {
   for (const [key, state] of Object.entries(states)) {
     if (!isObject(state)) continue;
     if (state.type === 'final') {
-      nodes.push({ id: key, kind: key === 'succeeded' ? 'succeeded' : 'failed', label: key });
+      nodes.push({ id: key, kind: key === 'succeeded' || key === 'transferred' ? key : 'failed', label: key });
       continue;
     }
     nodes.push({ id: key, kind: 'step', label: stepIdOf(key) });
@@ -86,10 +88,11 @@ export function readSteps(config: object): StepsChart {
         } else if (shadowed) {
           continue;
         } else if (meta) {
-          const label = actionLabel(meta, transition, to, stepIdOf);
-          if (label !== undefined) add(key, to, label, failureSide);
+          const label = actionLabel(meta, transition, to, stepIdOf, isObject(state.states) ? state.states : {});
+          if (label !== undefined) add(key, to, label, failureSide, transferOf(transition));
           shadowed = meta.outcome === 'fired' && meta.actionType !== 'retry' && paramOf(transition.guard, 'criteriaId') === undefined;
-        } else if (guard === '') {
+        } else if (transition.guard === undefined && to !== key) {
+          // Unguarded moves inside a step (a v2 retry's step run going on to its backoff) are the engine's.
           add(key, to, failsUnsupported(transition) ? STEP_WORDS.unsupported : STEP_WORDS.fail, true);
         }
         // Any other guard is the engine's (budgetSpent, wasDryRun): not a step-level edge.
@@ -107,15 +110,15 @@ export function readSteps(config: object): StepsChart {
  * stopping the workflow instead (limit reached, criteria that cannot be evaluated): `goto poll:
  * $statusCode == 202`, `retry ≤3 / 2s: $statusCode == 503`, `end`.
  */
-function actionLabel(meta: ActionMeta, transition: TransitionConfig, to: string, stepIdOf: (key: string) => string): string | undefined {
+function actionLabel(meta: ActionMeta, transition: TransitionConfig, to: string, stepIdOf: (key: string) => string, subStates: Config): string | undefined {
   if (meta.outcome === 'limitReached' || meta.outcome === 'criteriaBroken') return undefined;
   let head: string = meta.actionType;
   if (meta.outcome === 'unsupported') head = `${meta.actionType} (${STEP_WORDS.unsupported})`;
-  else if (meta.actionType === 'goto') head = `goto ${stepIdOf(to)}`;
+  else if (meta.actionType === 'goto') head = `goto ${transferOf(transition) === undefined ? stepIdOf(to) : `workflow ${transferOf(transition)}`}`;
   else if (meta.actionType === 'retry') {
     const limit = paramOf(transition.guard, 'retryLimit');
     const delay = listOf(transition.actions).map((a) => paramOf(a, 'retryAfterSeconds')).find((d) => d !== undefined);
-    head = `retry ≤${limit ?? '?'}${typeof delay === 'number' && delay > 0 ? ` / ${delay}s` : ''}`;
+    head = `retry ≤${limit ?? '?'}${typeof delay === 'number' && delay > 0 ? ` / ${delay}s` : ''}${retryRuns(transition, subStates)}`;
   }
   const criteria = meta.criteria ?? [];
   if (criteria.length === 0) return head;
@@ -145,6 +148,26 @@ function targetKey(transition: TransitionConfig, machineId: string, source: stri
   if (target.startsWith(absolute)) return target.slice(absolute.length).split('.')[0];
   // Relative targets stay within the step (its sub-states).
   return target.startsWith('#') ? undefined : source;
+}
+
+/** The workflow a goto to another workflow (v2) transfers to: its `transferTo` action's parameter. */
+function transferOf(transition: TransitionConfig): string | undefined {
+  const to = listOf(transition.actions).map((a) => (actionName(a) === 'transferTo' ? paramOf(a, 'to') : undefined)).find((t) => typeof t === 'string');
+  return typeof to === 'string' ? to : undefined;
+}
+
+/**
+ * What a v2 retry runs before it calls again, read from the sub-state it enters first:
+ * `, running step refresh first` (`retryStep_<n>`), `, running workflow login first` (`retryCall_<n>`); else ''.
+ */
+function retryRuns(transition: TransitionConfig, subStates: Config): string {
+  const target = Array.isArray(transition.target) ? transition.target[0] : transition.target;
+  const sub = typeof target === 'string' ? subStates[target.split('.').at(-1) ?? ''] : undefined;
+  if (!isObject(sub)) return '';
+  const invoked = isObject(sub.invoke) && typeof sub.invoke.id === 'string' ? sub.invoke.id : undefined;
+  if (invoked !== undefined) return `, running workflow ${invoked} first`;
+  const stepId = listOf(sub.entry).map((a) => (actionName(a) === 'startRun' ? paramOf(a, 'stepId') : undefined)).find((id) => typeof id === 'string');
+  return typeof stepId === 'string' ? `, running step ${stepId} first` : '';
 }
 
 function failsUnsupported(transition: TransitionConfig): boolean {

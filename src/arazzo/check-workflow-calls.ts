@@ -36,6 +36,7 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
       if (step.workflowId !== undefined && step.operationId === undefined && step.operationPath === undefined) {
         const pointer = childPointer(step.pointer, 'workflowId');
         if (known(step.workflowId, pointer, label)) edges.push({ to: step.workflowId, pointer });
+        checkNoResponse(step, label, report);
         for (const parameter of step.parameters) {
           if (!isReference(parameter) && parameter.in !== undefined) {
             report.warning('NESTED_PARAMETER_IN', childPointer(parameter.pointer, 'in'), `${label} calls a workflow: its parameter "${parameter.name ?? ''}" becomes the input of that name, and its "in" is ignored`);
@@ -111,4 +112,17 @@ function checkCallCycles(calls: ReadonlyMap<string, Array<{ to: string; pointer:
     state.set(id, 'done');
   };
   for (const id of calls.keys()) if (!state.has(id)) visit(id, []);
+}
+
+/** What a nested step cannot read: it has no HTTP exchange of its own. */
+const EXCHANGE = /\$(statusCode|response\b|request\b|url\b|method\b)/;
+
+/** A nested step's criteria and outputs that read an HTTP exchange, which it does not have: they resolve to nothing. */
+function checkNoResponse(step: Workflow['steps'][number], label: string, report: Report): void {
+  const warn = (pointer: string, text: string) => {
+    const match = EXCHANGE.exec(text);
+    if (match) report.warning('NESTED_STEP_NO_RESPONSE', pointer, `${label} calls a workflow and has no HTTP request or response of its own: $${match[1]} resolves to nothing here; read the called workflow's outputs as $outputs.<name>`);
+  };
+  for (const criterion of step.successCriteria) warn(criterion.pointer, `${criterion.condition ?? ''} ${criterion.context ?? ''}`);
+  for (const [name, value] of Object.entries(step.outputs)) warn(childPointer(childPointer(step.pointer, 'outputs'), name), value);
 }

@@ -14,6 +14,7 @@ import { loadDescription, checkDescriptionFile, checkFetchedSize, readDescriptio
 import type { OpenApiDescription } from '../openapi/types.js';
 import { readPolicyFor, type ReadPolicy } from '../openapi/read-policy.js';
 import { createRefAddressGuard } from './ref-address-guard.js';
+import { readSourceDocument, sourceTarget, type SourceDocumentText } from './source-document-reader.js';
 
 /** Thrown when a source description cannot be read, fetched or parsed, or breaks a read rule (a usage error: the run never started). */
 export class DescriptionUnavailableError extends ToolError {
@@ -54,7 +55,7 @@ export interface DescriptionLoaderOptions {
  * DescriptionUnavailableError (exit 2). Throws CacheError at once for a bad
  * TOOL_CACHE_TTL or TOOL_CACHE_MAX_MIB.
  */
-export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, options: DescriptionLoaderOptions = {}): (location: string) => Promise<OpenApiDescription> {
+export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, options: DescriptionLoaderOptions = {}): DescriptionLoader {
   const cache = options.cache ?? (options.env === undefined ? undefined : openDescriptionCache(options.env));
   const policy = readDescriptionPolicy(baseFile, options);
   const fetch = cachedFetcher({
@@ -124,7 +125,7 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     return description;
   };
 
-  return (location) => {
+  const load = (location: string): Promise<OpenApiDescription> => {
     let promise = loaded.get(location);
     if (!promise) {
       promise = (async () => {
@@ -141,6 +142,31 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     }
     return promise;
   };
+  // v2's Arazzo sources: their text, and their own descriptions, by the same rules (source-document-reader.ts).
+  const unavailable = (error: unknown): never => {
+    throw error instanceof DescriptionError ? new DescriptionUnavailableError(error.message) : error;
+  };
+  return Object.assign(load, {
+    readDocument: (location: string, base: string) => readSourceDocument(location, base, { policy, fetch, trustOrigin: (url) => guard.trustOrigin(url) }).catch(unavailable),
+    from: (base: string) => async (location: string) => {
+      let target: { location: string };
+      try {
+        target = sourceTarget(location, base, policy.allowRefHosts);
+      } catch (error) {
+        return unavailable(error);
+      }
+      return load(target.location);
+    },
+  });
+}
+
+/** A description loader (location as the Arazzo document names it), with what v2's Arazzo sources need. */
+export interface DescriptionLoader {
+  (location: string): Promise<OpenApiDescription>;
+  /** The text of the Arazzo document at `location` as the document at `base` names it; rejects with DescriptionUnavailableError. */
+  readDocument(location: string, base: string): Promise<SourceDocumentText>;
+  /** A loader of the descriptions the Arazzo document at `base` names (its relative urls resolve against it); rejects with DescriptionUnavailableError. */
+  from(base: string): (location: string) => Promise<OpenApiDescription>;
 }
 
 /**

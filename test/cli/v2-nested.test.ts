@@ -262,3 +262,24 @@ describe('the inputs of a nested call', () => {
     expect(result.stderr).not.toContain('--input itemId');
   });
 });
+
+describe('validating workflow calls', () => {
+  it('warns when a nested step reads $statusCode or $response, which it does not have', async () => {
+    const file = h.ws.fixture('v2-nested-status.arazzo.yaml', { BASE_URL: h.server.url });
+    const result = await h.tool(['arazzo', 'validate', file, '--tool-runner', 'v2']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/warning NESTED_STEP_NO_RESPONSE .*step "callChild" calls a workflow .*\$statusCode resolves to nothing/);
+    expect(result.stdout).toMatch(/warning NESTED_STEP_NO_RESPONSE .*\$response resolves to nothing/);
+  });
+
+  it('names an unknown nested workflow with a suggestion, and warns about a call cycle', async () => {
+    const file = h.ws.fixture('v2-nested.arazzo.yaml', { BASE_URL: h.server.url });
+    const result = await h.tool(['arazzo', 'validate', file, '--tool-runner', 'v2']);
+    expect(result.stdout).toMatch(/warning WORKFLOW_CALL_CYCLE .*selfCall → selfCall/);
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('workflowId: child\n        parameters', 'workflowId: chlid\n        parameters'));
+    const bad = await h.tool(['arazzo', 'validate', file, '--tool-runner', 'v2']);
+    expect(bad.code).toBe(10);
+    expect(bad.stdout).toMatch(/error UNKNOWN_WORKFLOW .*names workflow "chlid", which the document does not declare.*child/);
+  });
+});
