@@ -7,7 +7,7 @@
  * "totalMs"} where the clock starts after got is imported (the CLI's got import lands in its
  * fixed cost instead).
  *
- *   node bench/raw-got.js <linear|loop|retry> <size> <baseUrl> <runId>
+ *   node bench/raw-got.js <linear|loop|retry|nested> <size> <baseUrl> <runId>
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -49,10 +49,11 @@ function expectOk(response, what) {
   if (response.status !== 200) throw new Error(`${what}: HTTP ${response.status}`);
 }
 
-if (kind === 'linear') {
+if (kind === 'linear' || kind === 'nested') {
+  // nested: the same chain of requests, each call's steps numbered 0-9.
   let next = 'k0';
   for (let i = 0; i < size; i++) {
-    const response = await getJson(`/items/${encodeURIComponent(next)}?n=${i}`);
+    const response = await getJson(`/items/${encodeURIComponent(next)}?n=${kind === 'nested' ? i % 10 : i}`);
     expectOk(response, `item ${i}`);
     next = response.body.next;
   }

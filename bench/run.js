@@ -23,6 +23,7 @@ import { timeNode } from './measure.js';
 import { checkLoopRecords, checkRun, summarise } from './analyse.js';
 import { printReport } from './print-report.js';
 import { writeWorkflows } from './workflows.js';
+import { requestSteps } from './analyse.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RAW_GOT = join(ROOT, 'bench', 'raw-got.js');
@@ -38,6 +39,8 @@ const SCENARIOS = [
   { name: 'loop-250', kind: 'loop', size: 250 },
   { name: 'loop-500', kind: 'loop', size: 500 },
   { name: 'retry-100', kind: 'retry', size: 100 },
+  // The v2 runner's nested calls: linear-1000's requests as 100 calls of a 10-step workflow.
+  { name: 'nested-100x10', kind: 'nested', size: 1000 },
 ];
 
 function parseArgs(argv) {
@@ -81,7 +84,8 @@ function entryOf(tool) {
 
 function cliArgs(tool, scenario, runId) {
   const args = [tool, 'arazzo', 'run', scenario.file, '--quiet'];
-  if (scenario.kind !== 'linear') args.push('--input', `run=${runId}`);
+  if (scenario.kind !== 'linear' && scenario.kind !== 'nested') args.push('--input', `run=${runId}`);
+  if (scenario.kind === 'nested') args.push('--tool-runner', 'v2', '--workflow', `nested${scenario.size}`);
   // Transport retries would absorb the 503s; the scenario measures Arazzo retry actions.
   if (scenario.kind === 'retry') args.push('--tool-retry', '0');
   return args;
@@ -153,7 +157,7 @@ async function main() {
         for (const [b, build] of builds.entries()) {
           const cli = await timeNode(cliArgs(build.tool, s, `r${run}-b${b}-${s.name}`), { cwd: dir });
           const record = checkRun(s, cli);
-          perBuild[b].cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: record.steps.length, bytes: Buffer.byteLength(cli.stdout) });
+          perBuild[b].cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: requestSteps(record.steps), bytes: Buffer.byteLength(cli.stdout) });
           perBuild[b].records[s.name] = record;
           if (b === 0) {
             const raw = await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `r${run}-raw-${s.name}`], { cwd: dir });

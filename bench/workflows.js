@@ -113,8 +113,42 @@ function retry(n) {
   return arazzo(`retry${n}`, steps, { last: `$steps.r${n - 1}.outputs.i` }, { run: { type: 'string' } });
 }
 
+/**
+ * linear(n) split into nested calls (v2): `main` has n/10 steps, each calling `chunk`, whose 10
+ * steps are the same chained GETs as linear's; each call starts from the previous one's output
+ * `next`. The same 1000 requests as linear-1000, through 100 child machines.
+ */
+function nested(n) {
+  const calls = n / 10;
+  const chunkSteps = [];
+  for (let i = 0; i < 10; i++) {
+    chunkSteps.push({
+      stepId: `c${i}`,
+      operationId: 'getItem',
+      parameters: [
+        { name: 'id', in: 'path', value: i === 0 ? '$inputs.start' : `$steps.c${i - 1}.outputs.next` },
+        { name: 'n', in: 'query', value: i },
+      ],
+      successCriteria: [{ condition: '$statusCode == 200' }],
+      outputs: { next: '$response.body#/next' },
+    });
+  }
+  const mainSteps = [];
+  for (let i = 0; i < calls; i++) {
+    mainSteps.push({
+      stepId: `call${i}`,
+      workflowId: 'chunk',
+      parameters: [{ name: 'start', value: i === 0 ? 'k0' : `$steps.call${i - 1}.outputs.next` }],
+      outputs: { next: '$outputs.next' },
+    });
+  }
+  const doc = arazzo(`nested${n}`, mainSteps, { last: `$steps.call${calls - 1}.outputs.next` }, {});
+  doc.workflows.push({ workflowId: 'chunk', inputs: { type: 'object', properties: { start: { type: 'string' } } }, steps: chunkSteps, outputs: { next: '$steps.c9.outputs.next' } });
+  return doc;
+}
+
 /** Which generator each scenario kind uses. */
-const KINDS = { linear, loop, retry };
+const KINDS = { linear, loop, retry, nested };
 
 /**
  * Writes `bench.openapi.yaml` and `<name>.arazzo.yaml` for each scenario into `dir`; returns the
