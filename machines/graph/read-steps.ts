@@ -162,8 +162,9 @@ function transferOf(transition: TransitionConfig): string | undefined {
  */
 function retryRuns(transition: TransitionConfig, subStates: Config): string {
   const target = Array.isArray(transition.target) ? transition.target[0] : transition.target;
-  const sub = typeof target === 'string' ? subStates[target.split('.').at(-1) ?? ''] : undefined;
-  if (!isObject(sub)) return '';
+  const subKey = typeof target === 'string' ? (target.split('.').at(-1) ?? '') : '';
+  const sub = subStates[subKey];
+  if (!isObject(sub) || !(subKey.startsWith(SUB_STATE.retryStep) || subKey.startsWith(SUB_STATE.retryCall))) return '';
   const invoked = isObject(sub.invoke) && typeof sub.invoke.id === 'string' ? sub.invoke.id : undefined;
   if (invoked !== undefined) return `, running workflow ${invoked} first`;
   const stepId = listOf(sub.entry).map((a) => (actionName(a) === 'startRun' ? paramOf(a, 'stepId') : undefined)).find((id) => typeof id === 'string');

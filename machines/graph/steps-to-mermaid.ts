@@ -13,7 +13,7 @@ export function stepsToMermaid(machineConfig: object): string {
   const chart = readSteps(machineConfig);
   const lines = ['flowchart TB'];
   if (chart.description) lines.push(`${INDENT}%% ${chart.description.replace(/\s*\n\s*/g, ' ')}`);
-  for (const node of chart.nodes) lines.push(`${INDENT}${node.id}${shape(node)}`);
+  for (const node of chart.nodes) lines.push(`${INDENT}${node.id}${stepsNodeShape(node)}`);
   const failureLinks: number[] = [];
   chart.edges.forEach((edge, i) => {
     const label = edge.labels.filter((l) => l !== '').map(escapeText).join('<br>');
@@ -31,19 +31,19 @@ export function stepsToMermaid(machineConfig: object): string {
 }
 
 /** `start` a circle, a step a rounded box, a final a stadium; labels quoted. */
-function shape(node: StepsNode): string {
+export function stepsNodeShape(node: StepsNode): string {
   const label = `"${escapeText(node.label)}"`;
   if (node.kind === 'start') return `((${label}))`;
   if (isFinal(node)) return `([${label}])`;
   return `(${label})`;
 }
 
-function isFinal(node: StepsNode): boolean {
-  return node.kind === 'succeeded' || node.kind === 'failed';
+export function isFinal(node: StepsNode): boolean {
+  return node.kind === 'succeeded' || node.kind === 'failed' || node.kind === 'transferred';
 }
 
 /** Inside a quoted Mermaid label: quotes and `;<>|` as entity codes, line breaks as `<br>`. */
-function escapeText(text: string): string {
+export function escapeText(text: string): string {
   return text
     .split(/\r?\n/)
     .map((line) => line.replace(/[";<>|]/g, (c) => `#${c.charCodeAt(0)};`))

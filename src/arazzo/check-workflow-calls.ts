@@ -1,27 +1,28 @@
 /**
  * v2's checks of what names a workflow: nested steps, gotos and retries to a workflow, retries that
  * run a step, and dependsOn. A workflow of this document must exist (with a suggestion when it does
- * not); a workflow of another Arazzo document (`$sourceDescriptions.<name>.<id>`) is not run yet
- * by this version; a dependsOn cycle is an error, a cycle of nested calls a warning (criteria may
- * end it; --tool-max-depth stops it otherwise).
+ * not); a workflow of another Arazzo document (`$sourceDescriptions.<name>.<id>`) must name a
+ * source of type arazzo (check-source-workflows.ts looks into that source when it can be read);
+ * a dependsOn cycle is an error, a cycle of nested calls a warning (criteria may end it;
+ * --tool-max-depth stops it otherwise).
  */
 import { type Finding, type Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Workflow } from './model.js';
 import { childPointer } from './read-fields.js';
 import { NOT_YET_V2_TEXT } from './runner-version.js';
 import { didYouMean } from './suggest.js';
+import { sourceWorkflow } from './workflow-references.js';
 
-/** v1 findings whose constructs v2 runs (a workflow of another document is reported here again, as not yet run). */
-export const CALLS_RUN_BY_V2: ReadonlySet<Finding['code']> = new Set(['NESTED_WORKFLOW_UNSUPPORTED', 'CROSS_WORKFLOW_GOTO', 'RETRY_TARGET_UNSUPPORTED', 'DEPENDS_ON_UNSUPPORTED']);
-
-const OTHER_DOCUMENT = /^\$sourceDescriptions\./;
+/** v1 findings whose constructs v2 runs (Arazzo sources included). */
+export const CALLS_RUN_BY_V2: ReadonlySet<Finding['code']> = new Set(['NESTED_WORKFLOW_UNSUPPORTED', 'CROSS_WORKFLOW_GOTO', 'RETRY_TARGET_UNSUPPORTED', 'DEPENDS_ON_UNSUPPORTED', 'UNSUPPORTED_SOURCE_TYPE']);
 
 export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
   const ids = doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
   /** Whether `reference` names a workflow this version runs; reports it when not. */
   const known = (reference: string, pointer: string, what: string): boolean => {
     if (ids.includes(reference)) return true;
-    if (OTHER_DOCUMENT.test(reference)) report.warning('V2_NOT_YET', pointer, `${what} names "${reference}", a workflow of another Arazzo document: ${NOT_YET_V2_TEXT}; it fails when reached`);
+    const other = sourceWorkflow(reference);
+    if (other) checkSourceName(doc, other.source, reference, pointer, what, report);
     else report.error('UNKNOWN_WORKFLOW', pointer, `${what} names workflow "${reference}", which the document does not declare${didYouMean(reference, ids)}`);
     return false;
   };
@@ -54,6 +55,15 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
   }
   checkDependencyCycles(doc, report);
   checkCallCycles(calls, report);
+}
+
+/** A workflow of another document must name a source of type arazzo that the document declares. */
+function checkSourceName(doc: ArazzoDocument, name: string, reference: string, pointer: string, what: string, report: Report): void {
+  const source = doc.sourceDescriptions.find((s) => s.name === name);
+  if (source?.type === 'arazzo') return;
+  const arazzo = doc.sourceDescriptions.flatMap((s) => (s.type === 'arazzo' && s.name !== undefined ? [s.name] : []));
+  if (source) report.error('UNKNOWN_SOURCE', pointer, `${what} names "${reference}", but source "${name}" is of type ${source.type ?? 'openapi'}; a workflow is named in a source of type arazzo`);
+  else report.error('UNKNOWN_SOURCE', pointer, `${what} names "${reference}", but the document declares no source "${name}"${didYouMean(name, arazzo)}`);
 }
 
 function checkAction(workflow: Workflow, entry: ActionOrReference, known: (reference: string, pointer: string, what: string) => boolean, report: Report): void {

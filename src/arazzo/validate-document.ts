@@ -1,5 +1,6 @@
 import { parsePointer, resolvePointer } from '../expressions/json-pointer.js';
 import { checkIds } from './check-ids.js';
+import type { LoadSourceWorkflows } from './check-source-workflows.js';
 import type { LoadPathOperations } from './check-operation-paths.js';
 import { checkOperations, type LoadOperations } from './check-operations.js';
 import { checkStructure } from './check-structure.js';
@@ -16,6 +17,8 @@ export interface ValidateOptions {
   loadPathOperations?: LoadPathOperations;
   /** The runner the document is checked for (v1 by default); v2 adds its own checks (check-v2.ts). */
   runner?: RunnerVersion;
+  /** v2: the workflow ids of an Arazzo source (its url as written), or undefined to skip it; without it they are not checked. */
+  loadSourceWorkflows?: LoadSourceWorkflows;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
     (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report);
     await (await import('./check-operation-paths.js')).checkOperationPaths(doc.model, options.loadPathOperations, report);
     await (await import('./check-replacements.js')).checkReplacements(doc.model, report);
+    if (options.loadSourceWorkflows) await (await import('./check-source-workflows.js')).checkSourceWorkflows(doc.model, options.loadSourceWorkflows, report);
   }
   return sortFindings(locateFindings(report.findings, doc.locate));
 }

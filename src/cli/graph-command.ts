@@ -1,5 +1,8 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
+import type { WorkflowsChart } from '../../machines/graph/read-workflows.js';
+import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
+import type { CriteriaOptions } from '../run/evaluate-criteria.js';
 import { EXIT } from './exit-codes.js';
 import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
@@ -70,9 +73,29 @@ export class GraphCommand extends ToolCommand {
         throw new Error('graphs do not evaluate outputs');
       },
     });
-    const text = this.format === 'json' ? toStatelyJson(machine) : await this.draw(machine.config);
+    const workflows = runner === 'v2' && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, runner)) : undefined;
+    const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(machine.config);
     this.context.stdout.write(text);
     return EXIT.OK;
+  }
+
+  /** v2: the chart of the workflow and every workflow it calls or transfers to, when it calls or transfers at all (else undefined: one workflow's chart). */
+  private async reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
+    const { planReachable } = await import('../run/plan-reachable.js');
+    const { drawingConfigs } = await import('../run/drawing-configs.js');
+    const { callsOrTransfers, readWorkflows } = await import('../../machines/graph/read-workflows.js');
+    const configs = drawingConfigs(planReachable(doc, workflow, criteria));
+    const entry = workflow.workflowId ?? '';
+    return callsOrTransfers(configs.get(entry) ?? {}) ? readWorkflows(entry, configs) : undefined;
+  }
+
+  /** The v2 chart of several workflows (read-workflows.ts) in `--format`. */
+  private async drawWorkflows(chart: WorkflowsChart): Promise<string> {
+    if (this.format === 'mermaid') return (await import('../../machines/graph/workflows-to-mermaid.js')).workflowsToMermaid(chart);
+    const dot = (await import('../../machines/graph/workflows-to-dot.js')).workflowsToDot(chart);
+    if (this.format !== 'svg') return dot;
+    const { renderSvg } = await import('../output/render-svg.js');
+    return renderSvg(dot);
   }
 
   /** The chart at `--level` in `--format`; the SVG renderer (WebAssembly Graphviz) is loaded only for svg. */

@@ -55,7 +55,8 @@ export class ValidateCommand extends ToolCommand {
     const denied = await toolFolders(this.context.env);
     const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));
     const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
-    const findings = await validateDocument(doc, { loadOperations, loadPathOperations: loadOperations.paths, runner });
+    const loadSourceWorkflows = runner === 'v2' ? (await import('./source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
+    const findings = await validateDocument(doc, { loadOperations, loadPathOperations: loadOperations.paths, runner, ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}) });
     // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
     if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
     const valid = !findings.some((finding) => finding.severity === 'error' || this.strict);

@@ -4,6 +4,7 @@
  * it so), always with a dynamic import, so that v1 runs and `tool --version` never load them.
  */
 import type { JSONPathEnvironment } from 'json-p3';
+import { guardRegexFunctions } from './jsonpath-regex-functions.js';
 
 /** What a jsonpath criterion needs: an RFC 9535 environment, and json-p3's non-standard mode for the Goessner draft. */
 export interface JsonPathLibrary {
@@ -27,13 +28,16 @@ export interface CriterionLibraries {
 /** The criterion types that need a library. */
 export const TYPES_WITH_LIBRARY: ReadonlySet<string> = new Set(['jsonpath', 'xpath']);
 
-/** Loads the libraries of the given criterion types (others are ignored). */
-export async function loadCriterionLibraries(types: Iterable<string>): Promise<CriterionLibraries> {
+/** Loads the libraries of the given criterion types (others are ignored); `warn` hears of a JSONPath regex stopped by its time limit. */
+export async function loadCriterionLibraries(types: Iterable<string>, warn?: (message: string) => void): Promise<CriterionLibraries> {
   const wanted = new Set(types);
   const libraries: CriterionLibraries = {};
   if (wanted.has('jsonpath')) {
     const jsonp3 = interop(await import('json-p3'));
     libraries.jsonpath = { rfc9535: new jsonp3.JSONPathEnvironment(), goessner: new jsonp3.JSONPathEnvironment({ strict: false }) };
+    // match() and search() run a document's regex: on the worker thread, under the time limit.
+    guardRegexFunctions(libraries.jsonpath.rfc9535, warn);
+    guardRegexFunctions(libraries.jsonpath.goessner, warn);
   }
   if (wanted.has('xpath')) {
     const [fontoxpath, xmldom] = await Promise.all([import('fontoxpath'), import('@xmldom/xmldom')]);

@@ -10,6 +10,7 @@ import type { Operation, ParameterSpec } from '../openapi/types.js';
 import { compileReplacements, type CompiledReplacements } from './apply-replacements.js';
 import type { BoundSource } from './bind-sources.js';
 import { operationAtPath } from './operation-at-path.js';
+import type { WorkflowKeys } from './workflows-view.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { StepCriteria } from './plan-workflow.js';
 
@@ -35,8 +36,12 @@ export interface StepProgram extends StepCriteria {
   scope?: DocumentScope;
 }
 
-/** The document-level part of an expression context: the same for every step, built once. */
-export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions' | 'components'>>;
+/**
+ * The document-level part of an expression context: the same for every step, built once. An
+ * Arazzo source's document (v2) also has `workflowKeys`: its `$workflows.<id>` read the run's
+ * workflows under their keys (workflows-view.ts).
+ */
+export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions' | 'components'>> & { workflowKeys?: WorkflowKeys };
 
 /** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
 export class StepPreparationError extends ToolError {

@@ -10,6 +10,6 @@ import type { CriteriaOptions } from './evaluate-criteria.js';
 export async function criteriaOptionsFor(doc: ArazzoDocument, runner: RunnerVersion, warn?: (message: string) => void): Promise<CriteriaOptions> {
   if (runner === 'v1') return { runner };
   const { loadCriterionLibraries } = await import('../expressions/criterion-libraries.js');
-  const libraries = await loadCriterionLibraries(new Set(allCriteria(doc).map((criterion) => criterion.type)));
+  const libraries = await loadCriterionLibraries(new Set(allCriteria(doc).map((criterion) => criterion.type)), warn);
   return warn ? { runner, libraries, warn } : { runner, libraries };
 }

@@ -12,6 +12,7 @@ import { evaluateCriteria } from './evaluate-criteria.js';
 import { failureMessage } from './failure-message.js';
 import { evaluateOutputs } from './output-values.js';
 import type { Reporter } from './reporter.js';
+import { workflowsIn } from './workflows-view.js';
 
 /** `callLogin/doLogin`: a step's name in progress lines, with the nested steps that led to it. */
 export function shownStepId(input: Pick<RunStepInput, 'via'>, stepId: string): string {
@@ -83,7 +84,7 @@ function baseContext(program: StepProgram, input: RunStepInput): ExpressionConte
   return {
     inputs: input.inputs,
     steps: input.steps,
-    workflows: input.workflows,
+    workflows: workflowsIn(program.scope?.workflowKeys, input.workflows),
     sourceDescriptions: program.scope?.sourceDescriptions,
     components: program.scope?.components,
   };

@@ -18,6 +18,7 @@ import type { StepExchange } from './explain-lines.js';
 import { judgeCall, prepareCall, shownStepId } from './execute-call.js';
 import { evaluateOutputs } from './output-values.js';
 import type { Reporter } from './reporter.js';
+import { workflowsIn } from './workflows-view.js';
 
 export interface StepExecutorDeps {
   programs: StepProgram[];
@@ -53,7 +54,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     if (input.phase === 'judge') return judgeCall(program, input, deps.dryRun, deps.reporter);
     // Progress lines name a step of a nested call with the steps that called it: `callLogin/doLogin`.
     const shown = shownStepId(input, program.stepId);
-    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: input.workflows, sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
+    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: workflowsIn(program.scope?.workflowKeys, input.workflows), sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
     if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
       warnedSkipped.add(program.index);
       for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped: only simple criteria run in v1 (runs with --tool-runner v2)`);

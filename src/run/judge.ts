@@ -3,6 +3,7 @@ import type { ExpressionContext, RequestData, ResponseData } from '../expression
 import type { DocumentScope, StepProgram } from './compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
 import { evaluateWorkflowOutputs, type CompiledOutputs } from './output-values.js';
+import { workflowsIn } from './workflows-view.js';
 
 /** The expression context of the step being judged: workflow inputs, earlier steps, and this step's request and response. */
 export function expressionContext(context: WorkflowContext, scope?: DocumentScope, last: StepOutcome | undefined = context.last): ExpressionContext {
@@ -10,7 +11,7 @@ export function expressionContext(context: WorkflowContext, scope?: DocumentScop
   return {
     inputs: context.inputs,
     steps: context.steps,
-    workflows: context.run?.workflows,
+    workflows: workflowsIn(scope?.workflowKeys, context.run?.workflows),
     sourceDescriptions: scope?.sourceDescriptions,
     components: scope?.components,
     request: data?.request,
@@ -50,7 +51,7 @@ export function createActionJudge(programs: readonly StepProgram[], workflowOutp
     },
     workflowOutputs(context) {
       const scope = programs[0]?.scope;
-      return evaluateWorkflowOutputs(workflowOutputs, { inputs: context.inputs, steps: context.steps, workflows: context.run.workflows, sourceDescriptions: scope?.sourceDescriptions, components: scope?.components });
+      return evaluateWorkflowOutputs(workflowOutputs, { inputs: context.inputs, steps: context.steps, workflows: workflowsIn(scope?.workflowKeys, context.run.workflows), sourceDescriptions: scope?.sourceDescriptions, components: scope?.components });
     },
   };
 }

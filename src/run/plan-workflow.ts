@@ -31,6 +31,9 @@ export interface StepCriteria {
 /** Step ids to indexes (the first step of an id wins), for goto targets. */
 export type StepIndex = ReadonlyMap<string, number>;
 
+/** The key (WorkflowPlan.key) of the workflow a reference names, or undefined when it names none the run can find. */
+export type WorkflowKeyOf = (reference: string) => string | undefined;
+
 type Side = 'onSuccess' | 'onFailure';
 
 const REFERENCE = /^\$components\.(successActions|failureActions)\.([A-Za-z0-9_.-]+)$/;
@@ -58,14 +61,15 @@ export function stepIndexOf(workflow: Workflow): StepIndex {
  * Plans one step for the machine: presence rules applied to both chains, `$components` references
  * resolved, goto targets found, and whether the runner (`options.runner`, v1 by default) can run
  * the step and each action decided. The step's success and action criteria are prepared into
- * `criteria`. Throws PlanError for a bad reference or condition, a goto to a missing step, or a
- * retry in a success chain.
+ * `criteria`. `keyOf` gives the key of a workflow a v2 step or action names (by default the
+ * document's own workflows, by id). Throws PlanError for a bad reference or condition, a goto to a
+ * missing step, or a retry in a success chain.
  */
-export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions = { runner: 'v1' }): StepPlan {
+export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions = { runner: 'v1' }, keyOf: WorkflowKeyOf = (reference) => workflowKey(doc, reference)): StepPlan {
   const stepId = step.stepId ?? '';
   const runner = options.runner;
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {
-    const plan = (entry: ActionOrReference) => planAction(doc, workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options);
+    const plan = (entry: ActionOrReference) => planAction(doc, workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options, keyOf);
     if (runner === 'v2') return mergedChain(doc, own, inherited, side, plan);
     // Presence rules: absent -> the workflow's chain; [] -> opt out; non-empty -> the step's chain wins.
     if (own !== undefined) return [own.map(plan), own.length > 0 ? 'step' : 'none'];
@@ -86,7 +90,7 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
     if (step.operationPath !== undefined) {
       if (runner === 'v1') planned.unsupported = notRun(runner, 'operationPath steps are not supported in v1; use operationId', 'an operationPath step');
     } else if (step.workflowId !== undefined) {
-      const key = runner === 'v2' ? workflowKey(doc, step.workflowId) : undefined;
+      const key = runner === 'v2' ? keyOf(step.workflowId) : undefined;
       if (key !== undefined) planned.call = { workflow: key, transfers: [] };
       else planned.unsupported = notRun(runner, `nested workflow steps ("${step.workflowId}") are not supported in v1`, `a nested workflow step calling a workflow of another Arazzo document ("${step.workflowId}")`);
     }
@@ -101,7 +105,7 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
 /**
  * The key of the workflow a nested step, a goto or a retry names (v2): a workflow of this
  * document, by its id. A workflow of another Arazzo document (an arazzo source) gives undefined:
- * this version does not run those yet.
+ * a run resolves those itself (prepare-run.ts passes planStep its own `keyOf`).
  */
 export function workflowKey(doc: ArazzoDocument, reference: string): string | undefined {
   return doc.workflows.some((w) => w.workflowId === reference) ? reference : undefined;
@@ -132,7 +136,7 @@ function actionName(doc: ArazzoDocument, entry: ActionOrReference, side: Side): 
   }
 }
 
-function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[], options: CriteriaOptions): ActionPlan {
+function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[], options: CriteriaOptions, keyOf: WorkflowKeyOf): ActionPlan {
   const name = action.name ?? '(unnamed)';
   const type = action.type ?? '';
   const plan: ActionPlan = {
@@ -156,7 +160,7 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
   }
   if (type === 'replay') plan.unsupported ??= options.runner === 'v2' ? `action "${name}": replay is not an Arazzo 1.0.1 action type; use retry or goto` : `action "${name}": replay is not implemented in v1 ${RUNS_WITH_V2}`;
   else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
-  const target = options.runner === 'v2' && action.workflowId !== undefined ? workflowKey(doc, action.workflowId) : undefined;
+  const target = options.runner === 'v2' && action.workflowId !== undefined ? keyOf(action.workflowId) : undefined;
   if (target !== undefined && (type === 'goto' || type === 'retry')) plan.workflow = target;
   if (type === 'goto' && action.workflowId !== undefined) {
     if (target === undefined) plan.unsupported ??= notRun(options.runner, `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`, `action "${name}": a goto to a workflow of another Arazzo document ("${action.workflowId}")`);

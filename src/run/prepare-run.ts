@@ -50,7 +50,7 @@ export function prepareRun(doc: ArazzoDocument, entry: Workflow, sources: BoundS
 }
 
 /** The workflows a plan can start: nested calls, gotos to workflows, retries that run a workflow. */
-function calledBy(plan: WorkflowPlan): string[] {
+export function calledBy(plan: WorkflowPlan): string[] {
   const keys: string[] = [];
   for (const step of plan.steps) {
     if (step.call) keys.push(step.call.workflow);
@@ -60,7 +60,7 @@ function calledBy(plan: WorkflowPlan): string[] {
 }
 
 /** The workflows a run of `key` can transfer to, directly or through the workflows it transfers to. */
-export function transferClosure(key: string, workflows: ReadonlyMap<string, PreparedWorkflow>): Set<string> {
+export function transferClosure(key: string, workflows: ReadonlyMap<string, { plan: WorkflowPlan }>): Set<string> {
   const seen = new Set<string>();
   const visit = (from: string) => {
     for (const step of workflows.get(from)?.plan.steps ?? []) {

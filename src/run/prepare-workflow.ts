@@ -5,7 +5,8 @@ import type { BoundSource } from './bind-sources.js';
 import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from './compile-steps.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
-import { planStep, stepIndexOf } from './plan-workflow.js';
+import { planStep, stepIndexOf, type WorkflowKeyOf } from './plan-workflow.js';
+import type { WorkflowKeys } from './workflows-view.js';
 
 /** A workflow ready to run: the machine's plan, and each step's program for the effects (`programs[i]` is `plan.steps[i]`'s). */
 export interface PreparedWorkflow {
@@ -20,13 +21,22 @@ export interface PreparedWorkflow {
  * (plan-workflow.ts: chains, goto targets, what v1 cannot run, criteria) and compiled for the
  * effects (compile-steps.ts: operation, base URL, templates, outputs), and the two are kept side
  * by side. Template warnings are appended to `warnings`. `criteria` says which runner plans the
- * steps and gives the v2 criterion libraries. Throws PlanError or StepPreparationError before any
- * request is sent.
+ * steps and gives the v2 criterion libraries. `calls` (v2) gives the keys of the workflows the
+ * steps name (planStep's `keyOf`) and, for an Arazzo source's workflow, the keys `$workflows`
+ * reads. Throws PlanError or StepPreparationError before any request is sent.
  */
-export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources: BoundSource[], warnings: TemplateWarning[], criteria: CriteriaOptions = { runner: 'v1' }): PreparedWorkflow {
+export function prepareWorkflow(
+  doc: ArazzoDocument,
+  workflow: Workflow,
+  sources: BoundSource[],
+  warnings: TemplateWarning[],
+  criteria: CriteriaOptions = { runner: 'v1' },
+  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys } = {},
+): PreparedWorkflow {
   const index = stepIndexOf(workflow);
   const dataRead = stepsWithDataRead(doc, workflow);
   const scope = documentScope(doc, sources);
+  if (calls.workflowKeys) scope.workflowKeys = calls.workflowKeys;
   const steps = [];
   const programs: StepProgram[] = [];
   for (const [i, step] of workflow.steps.entries()) {
@@ -42,7 +52,7 @@ export function prepareWorkflow(doc: ArazzoDocument, workflow: Workflow, sources
       dataRead: dataRead(stepId),
       scope,
     };
-    steps.push(planStep(doc, workflow, step, index, program, criteria));
+    steps.push(planStep(doc, workflow, step, index, program, criteria, calls.keyOf));
     compileStep(doc, workflow, step, sources, program, warnings, criteria.runner);
     programs.push(program);
   }

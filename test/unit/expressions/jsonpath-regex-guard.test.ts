@@ -1,0 +1,37 @@
+/**
+ * JSONPath match() and search() run a document's regex on the worker thread, under the time
+ * limit: a pattern that backtracks without end stops, and the rest of RFC 9535's behaviour stays
+ * (the compliance suite runs through the same functions: test/unit/run/jsonpath-compliance.test.ts).
+ */
+import { describe, expect, it } from '@jest/globals';
+import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
+import { compileJsonPath, jsonPathValues } from '../../../src/expressions/jsonpath-criterion.js';
+import { ecmaScriptPattern } from '../../../src/expressions/jsonpath-regex-functions.js';
+
+describe('JSONPath regex functions', () => {
+  it('stops a backtracking pattern instead of hanging, and it does not match', async () => {
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
+    const evil = 'a'.repeat(40);
+    for (const fn of ['match', 'search']) {
+      const started = Date.now();
+      const query = compileJsonPath(jsonpath!, `$[?${fn}(@, '(a+)+b')]`);
+      expect(jsonPathValues(query, [evil])).toEqual([]);
+      expect(Date.now() - started).toBeLessThan(8000);
+    }
+  });
+
+  it('keeps RFC 9535 semantics: match() is anchored, search() is not, . skips line breaks, a non-I-Regexp does not match', async () => {
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
+    const values = (q: string, data: unknown) => jsonPathValues(compileJsonPath(jsonpath!, q), data);
+    expect(values(`$[?match(@, 'ab')]`, ['ab', 'xab', 'abx'])).toEqual(['ab']);
+    expect(values(`$[?search(@, 'ab')]`, ['ab', 'xab', 'abx', 'b'])).toEqual(['ab', 'xab', 'abx']);
+    expect(values(`$[?match(@, 'a.b')]`, ['a\nb', 'axb'])).toEqual(['axb']);
+    expect(values(`$[?match(@, '\\\\d')]`, ['1'])).toEqual([]);
+    expect(values(`$[?match(@.x, 'a')]`, [{ x: 1 }, { x: 'a' }])).toEqual([{ x: 'a' }]);
+  });
+
+  it('maps an I-Regexp dot to any character but CR and LF, a surrogate pair as one', () => {
+    expect(ecmaScriptPattern('a.[.]', true)).toBe('^(?:a(?:(?![\\r\\n])\\P{Cs}|\\p{Cs}\\p{Cs})[.])$');
+    expect(ecmaScriptPattern('\\.', false)).toBe('\\.');
+  });
+});
