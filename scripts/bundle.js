@@ -119,6 +119,28 @@ const lazyYaml = {
 };
 
 /**
+ * XState builds each transition as `{ ...transitionConfig, actions, guard, target, source, ... }`.
+ * On Node 20's V8, an object spread followed by a property the source did not have gets a hidden
+ * class of its own, every time: a 5000-step chart held ~20 000 of them (6 MiB, ~1.2 KiB per step;
+ * docs/performance.md, fifth pass). Object.assign builds the same object (same keys, same order,
+ * own enumerable properties of the config first; configs have no `__proto__` key) on shared
+ * hidden classes. The source is patched only if it holds exactly the text expected, else the
+ * build fails, so an XState update cannot silently drop this.
+ */
+const sharedTransitionShapes = {
+  name: 'shared-transition-shapes',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]xstate[\\/]dist[\\/]raise-[0-9a-f]+\.esm\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const spread = /(function formatTransition\(stateNode, descriptor, transitionConfig\) \{\n(?:.*\n){3}  const transition = )\{\n    \.\.\.transitionConfig,\n((?:    .*\n|      .*\n)+?)  \};\n  return transition;\n\}/;
+      const found = text.match(new RegExp(spread.source, 'g')) ?? [];
+      if (found.length !== 1) throw new Error(`${args.path}: expected one formatTransition with \`{ ...transitionConfig, ... }\`, found ${found.length}`);
+      return { contents: text.replace(spread, (_, head, rest) => `${head}Object.assign({}, transitionConfig, {\n${rest}  });\n  return transition;\n}`), loader: 'js' };
+    });
+  },
+};
+
+/**
  * One output file of the split ES module build as a CommonJS script for src/bundle/script-loader.ts:
  * imports become require() calls (dynamic ones too, which the loader resolves among the chunks),
  * `import.meta.url` the file's own URL. Strict, as the module was.
@@ -152,7 +174,7 @@ try {
     target: 'node20',
     outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml],
+    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes],
     write: false,
     logLevel: 'warning',
   });

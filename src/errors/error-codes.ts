@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   INVALID_INPUTS: { kind: 'usage', when: '`--tool-runner v2`: a required workflow input is missing, or an input does not match the workflow\'s `inputs` schema; nothing is sent.' },
   INPUT_SCHEMA_INVALID: { kind: 'invalid-document', when: '`--tool-runner v2`: the workflow\'s `inputs` schema does not compile (JSON Schema 2020-12), or is too large or too deep.' },
   DESCRIPTION_UNAVAILABLE: { kind: 'usage', when: 'A source description cannot be read, fetched or parsed, or breaks a read rule.' },
+  ARAZZO_SOURCE_INVALID: { kind: 'invalid-document', when: 'v2: an Arazzo source the run reaches is not a valid workflow document, or a step, action or `dependsOn` names a workflow its Arazzo source does not declare; the findings are printed first, and nothing is sent.' },
 
   // Sending requests.
   TRANSPORT: { kind: 'failed', when: 'A direct request (`tool get` …) failed without a response: connection refused, timeout, TLS error.' },

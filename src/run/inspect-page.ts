@@ -52,6 +52,7 @@ export const LIVE_VIEW_SCRIPT = `
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 const MAX_ROWS = 1000;
+const ACTOR_EVENTS = ['invoked', 'done', 'stopped'];
 const steps = new Map();
 let seen = 0, latest = null, timer = null, lastEdge = null;
 function text(id, value) { $(id).textContent = String(value); }
@@ -100,7 +101,7 @@ function edgeNote(edge, value) {
   });
 }
 function applyStep(s) {
-  const row = stepRow(s.key, s.stepId);
+  const row = stepRow(s.key, s.workflow ? s.workflow + ' / ' + s.stepId : s.stepId);
   row.runs.textContent = String(s.runs); row.status.textContent = statusText(s); row.reason.textContent = s.reason || '';
   row.tr.className = s.ok ? 'passed' : 'failed';
   const node = nodeOf(s.key);
@@ -144,7 +145,9 @@ function finish(end) {
 function log(f) {
   const tr = document.createElement('tr'); tr.dataset.n = String(f.n);
   cell(tr, f.at);
-  cell(tr, f.step ? f.step.stepId : stepName(topKey(f.from || f.to)));
+  const who = f.step ? f.step.stepId : stepName(topKey(f.from || f.to));
+  // A called workflow's machine (v2): its actor path, and its step.
+  cell(tr, f.actor ? f.actor + (ACTOR_EVENTS.includes(f.event) ? '' : ' · ' + who) : who);
   cell(tr, f.step ? statusText(f.step) + (f.step.reason ? ': ' + f.step.reason : '') : f.event, f.step && !f.step.ok ? 'failed' : '');
   cell(tr, f.edge ? f.edge.label : '');
   cell(tr, f.to + (f.retryDelayMs !== undefined ? ' (retry in ' + secs(f.retryDelayMs) + ')' : ''));

@@ -12,11 +12,12 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
 import { readSteps } from '../../machines/graph/read-steps.js';
+import { callsOrTransfers, readWorkflows } from '../../machines/graph/read-workflows.js';
 import type { RunFailure } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
 import { LIVE_VIEW_CSP, liveViewHtml, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
-import { renderLiveChart } from './live-chart.js';
+import { renderLiveChart, renderLiveWorkflowsChart } from './live-chart.js';
 import { createLiveFeed, type LiveFeed } from './live-feed.js';
 import { createLiveSecrets } from './live-secrets.js';
 import type { Reporter } from './reporter.js';
@@ -37,8 +38,13 @@ export interface LiveInspector {
   inspect(event: InspectionEvent): void;
   /** Wraps the step reporter, so that reasons the live view shows mask the credentials each request carried. */
   reporter(inner: Reporter): Reporter;
-  /** Draws the steps chart of the machine about to run (in the background) and starts following it; call it before the run. */
-  showChart(machineConfig: object): void;
+  /**
+   * Draws the steps chart of the machine about to run (in the background) and starts following it;
+   * call it before the run. v2: `workflows`, the machine config of every workflow the run can reach
+   * by key, draws the workflows it calls and transfers to as `arazzo graph` does, and the view
+   * follows their machines too.
+   */
+  showChart(machineConfig: object, workflows?: { entry: string; configs: ReadonlyMap<string, object> }): void;
   /** Prints how to connect on `stderr`. */
   announce(stderr: Writable): void;
   /** Keeps serving until `signal` aborts (Ctrl-C), telling the user so on `stderr`. */
@@ -65,7 +71,8 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
   const actors: string[] = [];
   const kept: string[] = [];
   const viewers = new Set<ServerResponse>();
-  const sentRecords = new Map<string, number>();
+  // By actor, not session id: each top-level actor of a v2 run (dependency, transfer) has its own system, whose session ids start again at x:0.
+  const sentRecords = new WeakMap<object, number>();
   const secrets = createLiveSecrets(options.secrets ?? []);
   const facts: string[] = [];
   const liveViewers = new Set<ServerResponse>();
@@ -137,10 +144,9 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
       case '@xstate.event':
         return { ...event, event: { type: event.event.type } };
       case '@xstate.snapshot': {
-        const session = event.actorRef.sessionId;
         const records = recordsOf(event.snapshot);
-        const from = Math.min(sentRecords.get(session) ?? 0, records.length);
-        sentRecords.set(session, records.length);
+        const from = Math.min(sentRecords.get(event.actorRef) ?? 0, records.length);
+        sentRecords.set(event.actorRef, records.length);
         return { ...event, event: { type: event.event.type }, snapshot: sanitizeSnapshot(event.snapshot as unknown as Json, from, secrets.mask) as never };
       }
       default:
@@ -163,10 +169,11 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
       if (shown) inspector.inspect.next?.(shown);
     },
     reporter: (inner) => secrets.reporter(inner),
-    showChart(machineConfig) {
-      feed = createLiveFeed(readSteps(machineConfig), { mask: secrets.mask, workflowId: options.workflowId });
+    showChart(machineConfig, workflows) {
+      const calls = workflows && callsOrTransfers(machineConfig) ? readWorkflows(workflows.entry, workflows.configs) : undefined;
+      feed = createLiveFeed(readSteps(machineConfig), { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });
       // The page waits for the chart; the run does not. Without a chart, the page still follows the run.
-      livePage = renderLiveChart(machineConfig).then(liveViewHtml, () => liveViewHtml(''));
+      livePage = (calls ? renderLiveWorkflowsChart(calls) : renderLiveChart(machineConfig)).then(liveViewHtml, () => liveViewHtml(''));
     },
     announce(stderr) {
       stderr.write(

@@ -24,6 +24,8 @@ export interface LiveStep {
   dryRun?: true;
   /** Why the latest run failed, one line, secrets masked. */
   reason?: string;
+  /** v2: the key of the workflow the step belongs to, when it is not the selected workflow (its node key is `<workflow>/<state key>`). */
+  workflow?: string;
 }
 
 /** An edge of the steps chart the run took: how often, and what took it the last time. */
@@ -47,8 +49,14 @@ export interface LiveFact {
   from: string;
   /** The state entered (`s2_requestAdoption.backoff`, `failed`). */
   to: string;
-  /** `start`, `step done`, `retry wait over`, `nested workflow done`, or the XState event type. */
+  /** `start`, `step done`, `retry wait over`, `nested workflow done`, `invoked`, `done`, `stopped` (a called workflow's actor), or the XState event type. */
   event: string;
+  /**
+   * v2: the actor path of the workflow machine the fact is about (`main/callChild/child`), when it
+   * is not the selected workflow's: a nested call's (or a retry's) child, or a top-level transfer's
+   * target. Its states are keyed `<workflow>/<state key>`, as in the chart.
+   */
+  actor?: string;
   runs: number;
   maxSteps: number;
   retries: number;
@@ -80,6 +88,28 @@ export interface LiveFeedOptions {
    * other (a v2 run also runs the workflow's dependencies and transfers as top-level actors).
    */
   workflowId?: string;
+  /**
+   * v2: the steps chart of each other workflow drawn (readWorkflows' `charts`, node ids
+   * `<workflow>/<state key>`). The feed then also follows the workflow machines the followed one
+   * runs as children (nested steps, retries that run a workflow) and the one it transfers to;
+   * a workflow without a chart is followed all the same, its facts without edges.
+   */
+  charts?: ReadonlyMap<string, StepsChart>;
+}
+
+/** One workflow machine the feed follows, and the chart its facts are keyed on. */
+interface Track {
+  /** '' for the selected workflow's machine, `<workflow key>/` for the others. */
+  prefix: string;
+  stepIds: ReadonlyMap<string, string>;
+  edges: readonly StepsEdge[];
+  /** The actor path, for every machine but the selected workflow's. */
+  actor?: string;
+  workflow?: string;
+  /** A top-level machine: its end is the run's, unless it transferred. */
+  top: boolean;
+  started: boolean;
+  ended: boolean;
 }
 
 type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown };
@@ -89,37 +119,52 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   const mask = options.mask ?? ((text: string) => text);
   const now = options.now ?? Date.now;
   const origin = now();
-  const stepIds = new Map(chart.nodes.filter((n) => n.kind === 'step').map((n) => [n.id, n.label]));
   const steps = new Map<string, LiveStep>();
   const edges = new Map<string, LiveEdge>();
   let n = 0;
-  // The actor itself: each top-level actor of a run has its own system, whose session ids start again at x:0.
+  // By the actor itself: each top-level actor of a run has its own system, whose session ids start again at x:0.
+  const tracks = new Map<object, Track>();
+  // The systems of the top-level machines followed: their child machines are followed too.
+  const systems = new Set<unknown>();
   let followed: object | undefined;
-  let started = false;
+  /** The workflow a followed top-level machine transferred to: its top-level machine is followed next. */
+  let transferTo: string | undefined;
+  const trackOf = (workflow: string | undefined, top: boolean, actor?: string): Track => {
+    // The selected workflow called again (recursion) or transferred back to is drawn once: its own chart.
+    const key = workflow === options.workflowId ? undefined : workflow;
+    const drawn = key === undefined ? chart : (options.charts?.get(key) ?? { id: key, nodes: [], edges: [] });
+    const prefix = key === undefined ? '' : `${key}/`;
+    const track: Track = { prefix, stepIds: new Map(drawn.nodes.filter((node) => node.kind === 'step').map((node) => [node.id, node.label])), edges: drawn.edges, top, started: false, ended: false };
+    if (key !== undefined) track.workflow = key;
+    if (actor !== undefined) track.actor = actor;
+    return track;
+  };
 
-  const fact = (from: string, to: string, eventName: string, snapshot: { status?: string; context: WorkflowContext }): LiveFact => {
+  const fact = (track: Track, from: string, to: string, eventName: string, snapshot: { status?: string; context: WorkflowContext }): LiveFact => {
     const c = snapshot.context;
     const f: LiveFact = { n: ++n, at: now() - origin, from, to, event: eventName, runs: c.runs, maxSteps: c.maxSteps, retries: c.retries };
+    if (track.actor !== undefined) f.actor = track.actor;
     if (to.endsWith('.backoff')) {
       f.retryDelayMs = c.retryDelayMs;
       f.retryAt = now() + c.retryDelayMs;
     }
-    if (snapshot.status === 'done') f.end = { status: to.split('.')[0] ?? to, ...(c.failure ? { failure: shownFailure(c.failure) } : {}) };
+    if (snapshot.status === 'done' && track.top && c.transfer === undefined) f.end = { status: to.slice(track.prefix.length).split('.')[0] ?? to, ...(c.failure ? { failure: shownFailure(c.failure) } : {}) };
     return f;
   };
   const shownFailure = (failure: RunFailure) => ({ code: failure.code, ...(failure.stepId ? { stepId: failure.stepId } : {}), message: mask(failureMessage(failure)) });
 
-  const recordRun = (key: string, outcome: StepOutcome): LiveStep => {
+  const recordRun = (track: Track, key: string, outcome: StepOutcome): LiveStep => {
     const runs = (steps.get(key)?.runs ?? 0) + 1;
-    const step: LiveStep = { key, stepId: stepIds.get(key) ?? key, runs, status: outcome.statusCode, ok: outcome.ok };
+    const step: LiveStep = { key, stepId: track.stepIds.get(key) ?? key, runs, status: outcome.statusCode, ok: outcome.ok };
+    if (track.workflow !== undefined) step.workflow = track.workflow;
     if (outcome.dryRun) step.dryRun = true;
     if (!outcome.ok && outcome.reason !== undefined) step.reason = mask(outcome.reason);
     steps.set(key, step);
     return { ...step };
   };
 
-  const takeEdge = (from: string, to: string, failure: boolean, label: string, action?: string): LiveEdge => {
-    const drawn = findEdge(chart.edges, from, to, failure);
+  const takeEdge = (track: Track, from: string, to: string, failure: boolean, label: string, action?: string): LiveEdge => {
+    const drawn = findEdge(track.edges, from, to, failure);
     if (drawn === undefined) return { taken: 1, label, ...(action === undefined ? {} : { action }) };
     const id = stepsEdgeId(drawn);
     const edge: LiveEdge = { id, taken: (edges.get(id)?.taken ?? 0) + 1, label };
@@ -128,50 +173,90 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     return { ...edge };
   };
 
-  const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }): LiveFact => {
+  const onMicrostep = (track: Track, event: InspectionEvent & { type: '@xstate.microstep' }): LiveFact => {
+    const { prefix, stepIds } = track;
     const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context: WorkflowContext };
     const transitions = (event._transitions ?? []) as unknown as Transition[];
     const source = transitions[0]?.source.path ?? [];
-    const from = source[0] ?? '';
-    const to = statePath(snapshot.value);
+    const from = source[0] === undefined ? '' : prefix + source[0];
+    const to = prefix + statePath(snapshot.value);
     const outcome = stepOutcomeOf(event.event);
-    const f = fact(source.join('.'), to, eventName(event.event.type), snapshot);
+    const f = fact(track, source.length === 0 ? '' : prefix + source.join('.'), to, eventName(event.event.type), snapshot);
     // Not runs: a budget spent before anything ran, a nested step's call made ready (v2; its run is judged when the call is done).
     const ran = outcome !== undefined && !outcome.budgetSpent && outcome.call === undefined;
-    if (ran && stepIds.has(from)) f.step = recordRun(from, outcome);
+    if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome);
     const taken = transitions.find((t) => actionMetaOf(t) !== undefined) ?? transitions[0];
-    const target = taken?.target?.[0]?.path[0] ?? from;
+    const targetPath = taken?.target?.[0]?.path[0];
+    const target = targetPath === undefined ? from : prefix + targetPath;
     // A chart edge: an Arazzo action, or a judged run leaving its step (moves inside a step are the engine's).
     if (taken !== undefined && stepIds.has(from) && (actionMetaOf(taken) !== undefined || (outcome !== undefined && target !== from))) {
       const failure = outcome !== undefined && !outcome.ok && !outcome.dryRun;
-      f.edge = takeEdge(from, target, failure, edgeLabel(taken, target, stepIds, snapshot.context.retries), actionMetaOf(taken)?.action);
+      f.edge = takeEdge(track, from, target, failure, edgeLabel(taken, target, stepIds, snapshot.context.retries), actionMetaOf(taken)?.action);
     }
     return f;
   };
 
+  /** The first state of a machine: entered by no transition (XState sends no microstep for it). */
+  const onStart = (track: Track, snapshot: { status?: string; value: unknown; context: WorkflowContext }): LiveFact => {
+    track.started = true;
+    const to = track.prefix + statePath(snapshot.value);
+    const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', snapshot);
+    // The chart's start edge has no label; neither has its fact.
+    f.edge = takeEdge(track, `${track.prefix}start`, to.split('.')[0] ?? to, false, '');
+    return f;
+  };
+
+  /** A machine the feed did not follow yet: the selected workflow's first, then its children and its transfer's target. */
+  const follow = (event: InspectionEvent): Track | undefined => {
+    if (event.type !== '@xstate.snapshot' && event.type !== '@xstate.microstep') return undefined;
+    const context = (event.snapshot as { context?: Partial<WorkflowContext> }).context;
+    if (context === undefined || typeof context.workflowId !== 'string') return undefined;
+    const top = event.actorRef.sessionId === event.rootId;
+    let track: Track | undefined;
+    if (followed === undefined) {
+      if (!top || (options.workflowId !== undefined && context.workflowId !== options.workflowId)) return undefined;
+      followed = event.actorRef;
+      track = trackOf(undefined, true);
+    } else if (top && transferTo !== undefined && context.key === transferTo) {
+      track = trackOf(transferTo, true, context.actor);
+      transferTo = undefined;
+    } else if (!top && systems.has(systemOf(event.actorRef)) && options.charts !== undefined) {
+      track = trackOf(context.key, false, context.actor);
+    }
+    if (track === undefined) return undefined;
+    tracks.set(event.actorRef, track);
+    systems.add(systemOf(event.actorRef));
+    return track;
+  };
+
   return {
     observe(event) {
-      if (event.actorRef.sessionId !== event.rootId || (followed !== undefined && event.actorRef !== followed)) return undefined;
-      if (followed === undefined) {
-        if (event.type !== '@xstate.snapshot' && event.type !== '@xstate.microstep') return undefined;
-        const context = (event.snapshot as { context?: Partial<WorkflowContext> }).context;
-        if (context === undefined || (options.workflowId !== undefined && context.workflowId !== options.workflowId)) return undefined;
-        followed = event.actorRef;
+      const track = tracks.get(event.actorRef) ?? follow(event);
+      if (track === undefined || track.ended) return undefined;
+      if (event.type === '@xstate.microstep') {
+        const f = onMicrostep(track, event);
+        const context = (event.snapshot as unknown as { context: WorkflowContext }).context;
+        if (track.top && event.snapshot.status === 'done' && context.transfer !== undefined && options.charts !== undefined) transferTo = context.transfer.to;
+        return f;
       }
-      if (event.type === '@xstate.microstep') return onMicrostep(event);
-      // The first state is entered by no transition (XState sends no microstep for it).
-      if (event.type !== '@xstate.snapshot' || event.event.type !== 'xstate.init' || started) return undefined;
+      if (event.type !== '@xstate.snapshot') return undefined;
       const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context?: WorkflowContext };
       if (snapshot.context === undefined) return undefined;
-      started = true;
-      const to = statePath(snapshot.value);
-      const f = fact('', to, 'start', snapshot as { status?: string; context: WorkflowContext });
-      // The chart's start edge has no label; neither has its fact.
-      f.edge = takeEdge('start', to.split('.')[0] ?? to, false, '');
-      return f;
+      const context = snapshot.context;
+      if (event.event.type === 'xstate.init' && !track.started) return onStart(track, { ...snapshot, context });
+      // A called workflow's end: done (it reached a final state; XState reports it after its caller moved on), or stopped by its caller.
+      if (track.top || (snapshot.status !== 'done' && snapshot.status !== 'stopped')) return undefined;
+      track.ended = true;
+      const at = track.prefix + statePath(snapshot.value);
+      return fact(track, at, at, snapshot.status === 'done' ? 'done' : 'stopped', { context });
     },
     summary: () => ({ steps: [...steps.values()].map((s) => ({ ...s })), edges: [...edges.values()].map((e) => ({ ...e })) }),
   };
+}
+
+/** The actor system of an actor: a top-level machine's own, shared by its children. */
+function systemOf(actorRef: object): unknown {
+  return (actorRef as { system?: unknown }).system;
 }
 
 /** The drawn edge for a transition: the one on the outcome's side, else the only one between the two nodes. */

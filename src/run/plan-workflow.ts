@@ -3,6 +3,7 @@ import { RUNS_WITH_V2 } from '../arazzo/finding.js';
 import { NOT_YET_V2_TEXT, type RunnerVersion } from '../arazzo/runner-version.js';
 import type { Action, ActionOrReference, ArazzoDocument, Criterion as CriterionObject, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
+import { sourceWorkflow } from '../arazzo/workflow-references.js';
 import { ToolError } from '../errors/tool-error.js';
 import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaOptions, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
 
@@ -103,12 +104,15 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
 }
 
 /**
- * The key of the workflow a nested step, a goto or a retry names (v2): a workflow of this
- * document, by its id. A workflow of another Arazzo document (an arazzo source) gives undefined:
- * a run resolves those itself (prepare-run.ts passes planStep its own `keyOf`).
+ * The key of the workflow a nested step, a goto or a retry names (v2), read from the document
+ * alone: a workflow of this document, by its id; `$sourceDescriptions.<name>.<id>` with `<name>` a
+ * source of type arazzo, `<name>.<id>` (whether that document has it is not known here: a run
+ * opens the source and passes planStep its own `keyOf`, prepare-run.ts). Anything else: undefined.
  */
 export function workflowKey(doc: ArazzoDocument, reference: string): string | undefined {
-  return doc.workflows.some((w) => w.workflowId === reference) ? reference : undefined;
+  if (doc.workflows.some((w) => w.workflowId === reference)) return reference;
+  const named = sourceWorkflow(reference);
+  return named && doc.sourceDescriptions.some((s) => s.name === named.source && s.type === 'arazzo') ? `${named.source}.${named.workflowId}` : undefined;
 }
 
 /**

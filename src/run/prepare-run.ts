@@ -1,16 +1,17 @@
 /**
  * A v2 run's workflows, prepared once before the first request: the selected workflow, its
  * dependencies (dependsOn, transitively, in the order they run), and every workflow a nested step,
- * a goto or a retry can reach from them. Each is planned and compiled once, however often it runs.
+ * a goto or a retry can reach from them, in the run's document or in the Arazzo sources those
+ * references reach (run-documents.ts opens each when first reached). Each is planned and compiled
+ * once, however often it runs, with its own document's components and sources.
  */
 import type { WorkflowPlan } from '../../machines/types.js';
-import type { ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
+import type { LoadedDocument, Workflow } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { TemplateWarning } from '../expressions/template-ast.js';
-import type { BoundSource } from './bind-sources.js';
-import type { CriteriaOptions } from './evaluate-criteria.js';
-import { workflowKey } from './plan-workflow.js';
 import { prepareWorkflow, type PreparedWorkflow } from './prepare-workflow.js';
+import type { ResolvedWorkflow, RunDocuments } from './run-documents.js';
+import { workflowKeysOf } from './workflows-view.js';
 
 export interface PreparedRun {
   /** The selected workflow's key. */
@@ -19,24 +20,39 @@ export interface PreparedRun {
   dependencies: string[];
   /** Every workflow the run can reach, by key. */
   workflows: Map<string, PreparedWorkflow>;
+  /** The workflow and document behind each key (a key is `<source>.<id>` for a workflow of an Arazzo source). */
+  targets: ReadonlyMap<string, ResolvedWorkflow>;
 }
 
 /**
- * Prepares `entry`, its dependencies and every workflow they can reach. Throws ToolError
- * DEPENDS_ON_CYCLE for a dependency cycle or unknown id (validation reports them first), and the
- * preparation errors of prepareWorkflow.
+ * Prepares `entry` (a workflow of the run's document, `documents.root`), its dependencies and every
+ * workflow they can reach. Template warnings of the run's document are appended to `warnings`
+ * (those of Arazzo sources are printed). Rejects with ToolError DEPENDS_ON_CYCLE for a dependency
+ * cycle or unknown id (validation reports them first), the errors of RunDocuments.references
+ * (an Arazzo source that cannot be read, is invalid, or lacks the workflow), and the preparation
+ * errors of prepareWorkflow.
  */
-export function prepareRun(doc: ArazzoDocument, entry: Workflow, sources: BoundSource[], warnings: TemplateWarning[], criteria: CriteriaOptions): PreparedRun {
+export async function prepareRun(documents: RunDocuments, entry: Workflow, warnings: TemplateWarning[]): Promise<PreparedRun> {
   const entryKey = entry.workflowId ?? '';
-  const dependencies = dependencyOrder(doc, entry);
+  const targets = new Map<string, ResolvedWorkflow>([[entryKey, { key: entryKey, document: documents.root, workflow: entry }]]);
+  const dependencies = await dependencyOrder(documents, targets.get(entryKey)!, targets);
   const workflows = new Map<string, PreparedWorkflow>();
   const queue = [entryKey, ...dependencies];
   while (queue.length > 0) {
     const key = queue.shift()!;
     if (workflows.has(key)) continue;
-    const workflow = doc.workflows.find((w) => w.workflowId === key);
-    if (!workflow) continue;
-    const prepared = prepareWorkflow(doc, workflow, sources, warnings, criteria);
+    const target = targets.get(key);
+    if (!target) continue;
+    const { document, workflow } = target;
+    const references = await documents.references(document, workflow);
+    for (const reached of references.values()) if (!targets.has(reached.key)) targets.set(reached.key, reached);
+    const own = document === documents.root ? warnings : [];
+    const ids = document.loaded.model.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
+    const prepared = prepareWorkflow(document.loaded.model, workflow, document.sources, own, document.criteria, {
+      keyOf: (reference) => references.get(reference)?.key ?? (ids.includes(reference) ? document.prefix + reference : undefined),
+      workflowKeys: workflowKeysOf(document.prefix, ids),
+    });
+    if (own !== warnings) documents.warnTemplates(document, own);
     prepared.plan.key = key;
     prepared.plan.v2 = true;
     workflows.set(key, prepared);
@@ -46,7 +62,7 @@ export function prepareRun(doc: ArazzoDocument, entry: Workflow, sources: BoundS
   for (const { plan } of workflows.values()) {
     for (const step of plan.steps) if (step.call) step.call.transfers = [...transferClosure(step.call.workflow, workflows)];
   }
-  return { entry: entryKey, dependencies, workflows };
+  return { entry: entryKey, dependencies, workflows, targets };
 }
 
 /** The workflows a plan can start: nested calls, gotos to workflows, retries that run a workflow. */
@@ -76,28 +92,29 @@ export function transferClosure(key: string, workflows: ReadonlyMap<string, { pl
 }
 
 /**
- * The selected workflow's dependencies, transitively, in topological order (a dependency before
- * what depends on it; declaration order otherwise), without the workflow itself.
+ * The keys of the selected workflow's dependencies, transitively (a dependency in an Arazzo source
+ * follows that document's own dependsOn), in topological order (a dependency before what depends
+ * on it; declaration order otherwise), without the workflow itself. Each one reached is added to
+ * `targets`. Rejects with ToolError DEPENDS_ON_CYCLE for a cycle or an id no document declares.
  */
-export function dependencyOrder(doc: ArazzoDocument, entry: Workflow): string[] {
+export async function dependencyOrder(documents: RunDocuments, entry: ResolvedWorkflow, targets: Map<string, ResolvedWorkflow>): Promise<string[]> {
   const order: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (workflow: Workflow, path: string[]) => {
-    const id = workflow.workflowId ?? '';
-    state.set(id, 'visiting');
-    for (const reference of workflow.dependsOn) {
-      const key = workflowKey(doc, reference);
-      const target = key === undefined ? undefined : doc.workflows.find((w) => w.workflowId === key);
-      if (key === undefined || !target) {
-        throw new ToolError('DEPENDS_ON_CYCLE', `workflow "${id}" depends on "${reference}", which is not a workflow of this document (workflows of other Arazzo documents are not run yet by this version)`);
-      }
-      if (state.get(key) === 'visiting') throw new ToolError('DEPENDS_ON_CYCLE', `dependsOn forms a cycle: ${[...path, id, key].join(' → ')}`);
-      if (state.get(key) !== 'done') visit(target, [...path, id]);
+  const visit = async (current: ResolvedWorkflow, path: string[]): Promise<void> => {
+    const { key } = current;
+    state.set(key, 'visiting');
+    const references = await documents.references(current.document, current.workflow);
+    for (const reference of current.workflow.dependsOn) {
+      const target = references.get(reference);
+      if (!target) throw new ToolError('DEPENDS_ON_CYCLE', `workflow "${key}" depends on "${reference}", which is not a workflow of its document or of its Arazzo sources`);
+      if (!targets.has(target.key)) targets.set(target.key, target);
+      if (state.get(target.key) === 'visiting') throw new ToolError('DEPENDS_ON_CYCLE', `dependsOn forms a cycle: ${[...path, key, target.key].join(' → ')}`);
+      if (state.get(target.key) !== 'done') await visit(target, [...path, key]);
     }
-    state.set(id, 'done');
-    order.push(id);
+    state.set(key, 'done');
+    order.push(key);
   };
-  visit(entry, []);
+  await visit(entry, []);
   return order.slice(0, -1);
 }
 

@@ -12,7 +12,10 @@ import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
 import { printableLine } from '../http/printable.js';
 import { redactUrl, secretNames } from '../http/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
-import { createDescriptionLoader } from './description-loader.js';
+import { createDescriptionLoader, type DescriptionLoader } from './description-loader.js';
+import type { RunDocuments } from './run-documents.js';
+import type { CriteriaOptions } from './evaluate-criteria.js';
+import { formatFinding } from '../arazzo/format-finding.js';
 import { refuseDependencies, reportFindings, selectWorkflow } from './gate-document.js';
 import { runMachine } from './run-machine.js';
 import type { PreparedRun } from './prepare-run.js';
@@ -116,7 +119,8 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (opts.inspect) {
       live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId, secrets: opts.secretInputs ?? [] });
       // The chart `arazzo graph` draws of the selected workflow (drawing needs no executor).
-      live.showChart(compileWorkflow(plan, compiled.judge).config);
+      const workflows = compiled.run && { entry: compiled.run.entry, configs: (await import('./drawing-configs.js')).drawingConfigs(new Map([...compiled.run.workflows].map(([key, w]) => [key, w.plan]))) };
+      live.showChart(compileWorkflow(plan, compiled.judge).config, workflows);
       live.announce(io.stderr);
     }
     // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
@@ -216,16 +220,33 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const criteria = await criteriaOptionsFor(doc.model, runner, (message) => reporter.warn(message));
   // v2 prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
   const prepareRunModule = runner === 'v2' ? await import('./prepare-run.js') : undefined;
-  const run = prepareRunModule?.prepareRun(doc.model, workflow, sources, templateWarnings, criteria);
+  const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style), workflow, templateWarnings) : undefined;
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria);
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
   return run ? { plan, judge: createActionJudge(programs, outputs), programs, inputs, run } : { plan, judge: createActionJudge(programs, outputs), programs, inputs };
 }
 
+/** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
+async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style): Promise<RunDocuments> {
+  const { createRunDocuments } = await import('./run-documents.js');
+  return createRunDocuments(
+    { prefix: '', loaded: doc, location: doc.absolutePath, sources, criteria },
+    {
+      loader,
+      registry,
+      allowRefHosts: opts.allowRefHosts ?? [],
+      cwd: io.cwd,
+      warn: (message) => reporter.warn(message),
+      printFindings: (findings, file) => findings.forEach((finding) => io.stderr.write(`${formatFinding(finding, file, style)}\n`)),
+      ...(opts.verbose ? { bound: (bound: BoundSource[], file: string) => printBanner(bound, io.stderr, style, opts.secretInputs ?? [], `sources of ${file}:`) } : {}),
+    },
+  );
+}
+
 // URLs here come from the document, the registry and the descriptions: secrets masked, escapes stripped.
-function printBanner(sources: BoundSource[], stderr: Writable, style: Style, secrets: readonly string[]): void {
-  stderr.write(`${style.bold('sources:')}\n`);
+function printBanner(sources: BoundSource[], stderr: Writable, style: Style, secrets: readonly string[], title = 'sources:'): void {
+  stderr.write(`${style.bold(printableLine(title))}\n`);
   for (const s of sources) {
     const known = { names: secretNames(s.auth), values: [...secrets, ...(s.auth?.secretValues?.() ?? [])] };
     const shown = (url: string) => printableLine(redactUrl(url, known.names), known);

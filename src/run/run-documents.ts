@@ -1,0 +1,172 @@
+/**
+ * The Arazzo documents of a v2 run: the run's own, and the Arazzo sources (`type: arazzo`) that the
+ * references of the workflows it prepares reach. A source is opened the first time such a
+ * reference names it, never before: read by the rules of source descriptions
+ * (source-document-reader.ts: confined local files, http(s) through the description fetch and
+ * cache), parsed, validated for v2 (its findings printed; an error stops the run, exit 10), and its
+ * own OpenAPI sources bound as the run's are (x-tool-api, name match, else synthetic; its relative
+ * urls resolve against its own location). Each file is opened once per run, whatever names it.
+ */
+import { relative } from 'node:path';
+import { locateFindings, type Finding } from '../arazzo/finding.js';
+import type { LoadedDocument, SourceDescription, Workflow } from '../arazzo/model.js';
+import { parseDocumentText } from '../arazzo/parse-document-text.js';
+import { validateDocument } from '../arazzo/validate-document.js';
+import { sourceWorkflow, unknownSourceWorkflowMessage, workflowReferences, type WorkflowReference } from '../arazzo/workflow-references.js';
+import { ToolError } from '../errors/tool-error.js';
+import type { TemplateWarning } from '../expressions/template-ast.js';
+import { redactUrl, secretNames } from '../http/redact.js';
+import { allOperations } from '../openapi/all-operations.js';
+import { DescriptionError } from '../openapi/errors.js';
+import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
+import { criteriaOptionsFor } from './criteria-options.js';
+import { DescriptionUnavailableError, type DescriptionLoader } from './description-loader.js';
+import type { CriteriaOptions } from './evaluate-criteria.js';
+import { runnerFindings } from './gate-document.js';
+import { sourceTarget } from './source-document-reader.js';
+
+/** One Arazzo document of the run. */
+export interface RunDocument {
+  /** What its workflows' keys start with: '' for the run's document, `<source>.` for a source's (`<source>.<inner>.` further down). */
+  prefix: string;
+  loaded: LoadedDocument;
+  /** Absolute path or URL; its relative sources resolve against it. */
+  location: string;
+  /** Its OpenAPI sources, bound. */
+  sources: BoundSource[];
+  criteria: CriteriaOptions;
+}
+
+/** A workflow a reference names, with its key among the run's workflows and the document it belongs to. */
+export interface ResolvedWorkflow {
+  key: string;
+  document: RunDocument;
+  workflow: Workflow;
+}
+
+export interface RunDocuments {
+  readonly root: RunDocument;
+  /**
+   * The workflows `workflow` (of `document`) names, by reference as written: its own document's
+   * by id, and `$sourceDescriptions.<name>.<id>` in the Arazzo source `<name>`, which is opened
+   * now if it is not yet. A reference the document's validation reported is left out. Rejects
+   * with ArazzoSourceInvalidError (exit 10) for a source that is not a valid document or lacks the
+   * workflow (its findings printed first), DescriptionUnavailableError (exit 2) for a source that
+   * cannot be read, and the ArazzoLoadError of one that does not parse (exit 10).
+   */
+  references(document: RunDocument, workflow: Workflow): Promise<Map<string, ResolvedWorkflow>>;
+  /** Prints the template warnings of a source's workflow (the run prints its own document's). */
+  warnTemplates(document: RunDocument, warnings: readonly TemplateWarning[]): void;
+}
+
+export interface RunDocumentsDeps {
+  loader: DescriptionLoader;
+  registry: ApiLookup;
+  /** --tool-allow-ref-host: hosts a remote source's own sources may name besides its origin. */
+  allowRefHosts: readonly string[];
+  /** Local sources are named relative to it in messages. */
+  cwd: string;
+  warn(message: string): void;
+  /** Prints findings of the document `file` (warnings too). */
+  printFindings(findings: readonly Finding[], file: string): void;
+  /** --verbose: shows how a source's own sources were bound. */
+  bound?(sources: BoundSource[], file: string): void;
+}
+
+/** Thrown when an Arazzo source the run reaches is invalid for v2, or lacks a workflow a reference names; the findings are printed already. */
+export class ArazzoSourceInvalidError extends ToolError {
+  constructor(file: string, errors: number, what = '') {
+    super(
+      'ARAZZO_SOURCE_INVALID',
+      `${file}${what} is not a valid workflow document (${errors} ${errors === 1 ? 'error' : 'errors'}); nothing was sent`,
+      `Run \`tool arazzo validate ${file} --tool-runner v2\` for details.`,
+    );
+    this.name = 'ArazzoSourceInvalidError';
+  }
+}
+
+/** The documents of a run of `root`; sources are opened as references reach them. */
+export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): RunDocuments {
+  const byLocation = new Map<string, Promise<RunDocument>>([[root.location, Promise.resolve(root)]]);
+  const resolved = new Map<Workflow, Promise<Map<string, ResolvedWorkflow>>>();
+  const shown = (location: string) => (/^https?:\/\//i.test(location) ? redactUrl(location, secretNames(undefined)) : relative(deps.cwd, location) || location);
+
+  const load = async (from: RunDocument, source: SourceDescription, location: string): Promise<RunDocument> => {
+    const { text } = await deps.loader.readDocument(source.url ?? '', from.location);
+    const file = shown(location);
+    const loaded = parseDocumentText(text, file, location);
+    const loadDescription = deps.loader.from(location);
+    const findings = await validateDocument(loaded, {
+      runner: 'v2',
+      // A description that cannot be read stops the run when it is bound, below (exit 2).
+      loadOperations: async (url) => (await loadDescription(url).catch(() => undefined))?.operations,
+      loadPathOperations: async (url) => allOperations(await loadDescription(url)),
+    });
+    const shownFindings = runnerFindings(findings, loaded.model);
+    deps.printFindings(shownFindings, file);
+    const errors = shownFindings.filter((f) => f.severity === 'error').length;
+    if (errors > 0) throw new ArazzoSourceInvalidError(file, errors, ` (Arazzo source "${source.name ?? ''}" of ${from.loaded.file})`);
+    const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription);
+    for (const warning of warnings) deps.warn(`${file}: ${warning}`);
+    deps.bound?.(sources, file);
+    const criteria = await criteriaOptionsFor(loaded.model, 'v2', deps.warn);
+    return { prefix: `${from.prefix}${source.name ?? ''}.`, loaded, location, sources, criteria };
+  };
+
+  const open = (from: RunDocument, source: SourceDescription): Promise<RunDocument> => {
+    let location: string;
+    try {
+      location = sourceTarget(source.url ?? '', from.location, deps.allowRefHosts).location;
+    } catch (error) {
+      return Promise.reject(error instanceof DescriptionError ? new DescriptionUnavailableError(error.message) : error);
+    }
+    let pending = byLocation.get(location);
+    if (!pending) {
+      pending = load(from, source, location);
+      byLocation.set(location, pending);
+    }
+    return pending;
+  };
+
+  const resolve = async (document: RunDocument, found: WorkflowReference): Promise<ResolvedWorkflow | undefined> => {
+    const model = document.loaded.model;
+    const local = model.workflows.find((w) => w.workflowId === found.reference);
+    if (local) return { key: document.prefix + found.reference, document, workflow: local };
+    const named = sourceWorkflow(found.reference);
+    const source = named && model.sourceDescriptions.find((s) => s.name === named.source && s.type === 'arazzo');
+    if (!named || !source || source.url === undefined) return undefined;
+    const target = await open(document, source);
+    const workflow = target.loaded.model.workflows.find((w) => w.workflowId === named.workflowId);
+    if (workflow) return { key: target.prefix + named.workflowId, document: target, workflow };
+    const ids = target.loaded.model.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
+    const message = unknownSourceWorkflowMessage(found, named.source, source.url, named.workflowId, ids);
+    deps.printFindings(locateFindings([{ code: 'UNKNOWN_WORKFLOW', severity: 'error', message, pointer: found.pointer }], document.loaded.locate), document.loaded.file);
+    throw new ArazzoSourceInvalidError(document.loaded.file, 1);
+  };
+
+  return {
+    root,
+    references(document, workflow) {
+      let pending = resolved.get(workflow);
+      if (!pending) {
+        pending = (async () => {
+          const found = new Map<string, ResolvedWorkflow>();
+          for (const reference of workflowReferences(document.loaded.model, workflow)) {
+            if (found.has(reference.reference)) continue;
+            const target = await resolve(document, reference);
+            if (target) found.set(reference.reference, target);
+          }
+          return found;
+        })();
+        resolved.set(workflow, pending);
+      }
+      return pending;
+    },
+    warnTemplates(document, warnings) {
+      for (const w of warnings) {
+        const pos = document.loaded.locate(w.pointer);
+        deps.warn(`${document.loaded.file}${pos ? `:${pos.line}:${pos.col}` : ''}: ${w.message} (kept as a literal string)`);
+      }
+    },
+  };
+}
