@@ -19,6 +19,8 @@ export class GraphCommand extends ToolCommand {
 
       \`--level steps\` (default) draws the steps, top to bottom, with only their Arazzo actions (\`goto cleanup: $statusCode == 404\`, \`retry ≤3 / 2s: …\`, \`end\`), \`next step\` and \`fail\`. \`--level machine\` draws every state and transition: each step is a state \`s<index>_<stepId>\` whose runStep.done transitions judge it and apply its action chains, and the finals are \`succeeded\` and \`failed\`. \`--format svg\` renders the chart in-process (WebAssembly Graphviz; no \`dot\` binary needed). The output is deterministic.
 
+      With \`--tool-runner v2\`, a nested workflow step is drawn as a cluster holding the called workflow's steps (each workflow drawn once; a second call is an edge into the same cluster), and a \`goto\` to a workflow as an edge into that workflow's chart.
+
       Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. See docs/state-machine.md.
     `,
     examples: [
