@@ -130,9 +130,11 @@ export async function attachCallInputChecks(doc: LoadedDocument, run: PreparedRu
     for (const [index, step] of plan.steps.entries()) {
       if (!step.call) continue;
       const key = step.call.workflow;
-      const workflow = doc.model.workflows.find((w) => w.workflowId === key);
+      // A workflow of an Arazzo source has its schema read in its own document (its components.inputs).
+      const target = run.targets.get(key);
+      const workflow = target?.workflow;
       if (!workflow || workflow.inputs === undefined || workflow.inputs === null) continue;
-      if (!checks.has(key)) checks.set(key, await compileInputSchema(doc, workflow));
+      if (!checks.has(key)) checks.set(key, await compileInputSchema(target?.document.loaded ?? doc, workflow));
       const check = checks.get(key);
       if (!check) continue;
       programs[index]!.callInputs = (inputs) => {

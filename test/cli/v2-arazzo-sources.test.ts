@@ -5,7 +5,8 @@
  * the read rules (a source outside the document's folder), an unknown workflow, an invalid source,
  * and an unused source that is never fetched.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { STACK_FRAME } from '../e2e/helpers/record.js';
@@ -46,7 +47,7 @@ const run = (workflow: string, routes: Parameters<typeof h.run>[2], extra: strin
 const served = (fixture: string) => ({ headers: { 'content-type': 'application/yaml' }, body: fillTemplate(readFileSync(join(RUN_FIXTURES, fixture), 'utf8'), { BASE_URL: h.server.url }) });
 
 beforeAll(() => {
-  for (const fixture of ['arazzo-sources/lib.arazzo.yaml', 'arazzo-sources/lib.openapi.yaml', 'arazzo-sources/broken.arazzo.yaml']) h.ws.fixture(fixture, { BASE_URL: h.server.url });
+  for (const fixture of ['arazzo-sources/lib.arazzo.yaml', 'arazzo-sources/lib.openapi.yaml', 'arazzo-sources/broken.arazzo.yaml', 'arazzo-sources/not-yaml.arazzo.yaml']) h.ws.fixture(fixture, { BASE_URL: h.server.url });
 });
 
 describe('a nested step calling a workflow of an Arazzo source', () => {
@@ -62,6 +63,14 @@ describe('a nested step calling a workflow of an Arazzo source', () => {
     expect(record.outputs).toEqual({ name: 'seven', source: 'libApi' });
     expect(result.stderr).toContain('callFetch/get GET');
     expect(result.stderr).toContain('callFetch → workflow fetchItem');
+  });
+
+  it('checks the call\'s inputs against the schema the source declares (its own components.inputs)', async () => {
+    const result = await run('callLib', { 'GET /a': { body: { id: 'seven' } }, 'GET /lib/items/{id}': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('itemId');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(paths()).toEqual(['GET /a']);
   });
 
   it('inside the source, a nested call names its workflows by id, and $workflows.<id> reads them', async () => {
@@ -157,6 +166,7 @@ describe('invalid references and sources', () => {
     expect(result.stdout).toMatch(/:12:\d+ error UNKNOWN_WORKFLOW .*\(did you mean "fetchItem"\?\)/);
     const valid = await h.tool(['arazzo', 'validate', h.ws.fixture('v2-arazzo-sources.arazzo.yaml', { BASE_URL: h.server.url }), '--tool-runner', 'v2']);
     expect(valid.stdout).not.toMatch(/UNKNOWN_WORKFLOW|V2_NOT_YET|UNSUPPORTED_SOURCE_TYPE/);
+    expect(valid.stdout).toMatch(/warning SOURCE_NOT_CHECKED Arazzo source "notYaml" could not be read, so the workflows named in it were not checked: .*invalid YAML/);
     expect(valid.code).toBe(0);
     expect(h.server.hits).toHaveLength(0);
   });
@@ -167,6 +177,27 @@ describe('invalid references and sources', () => {
     expect(result.stderr).toMatch(/arazzo-sources\/broken\.arazzo\.yaml:8:\d+ error STEP_WITHOUT_OPERATION /);
     expect(result.stderr).toMatch(/error: arazzo-sources\/broken\.arazzo\.yaml \(Arazzo source "broken" of .*v2-arazzo-sources\.arazzo\.yaml\) is not a valid workflow document \(1 error\); nothing was sent/);
     expect(result.stderr).toContain('Run `tool arazzo validate arazzo-sources/broken.arazzo.yaml --tool-runner v2` for details.');
+    expect(h.server.hits).toHaveLength(0);
+  });
+
+  it('a source that is not YAML is an invalid document naming its file and line (exit 10)', async () => {
+    const result = await run('callNotYaml', {});
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/error: arazzo-sources\/not-yaml\.arazzo\.yaml:\d+:\d+: invalid YAML/);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(h.server.hits).toHaveLength(0);
+  });
+
+  it('refuses a source that is a FIFO at once (exit 2), as it refuses such a description', async () => {
+    const pipe = join(h.ws.dir, 'arazzo-sources', 'pipe.arazzo.yaml');
+    if (!existsSync(pipe)) execFileSync('mkfifo', [pipe]);
+    const flow = h.ws.write(
+      'pipe-flow.arazzo.yaml',
+      "arazzo: 1.0.1\ninfo: {title: t, version: '1'}\nsourceDescriptions:\n  - {name: pipe, url: ./arazzo-sources/pipe.arazzo.yaml, type: arazzo}\nworkflows:\n  - workflowId: main\n    steps:\n      - {stepId: callIt, workflowId: $sourceDescriptions.pipe.w}\n",
+    );
+    const result = await h.tool(['arazzo', 'run', flow, '--tool-runner', 'v2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pipe.arazzo.yaml: refusing to read the Arazzo document: is not a regular file (a FIFO, socket or device)');
     expect(h.server.hits).toHaveLength(0);
   });
 
