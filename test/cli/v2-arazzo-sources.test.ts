@@ -9,37 +9,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { STACK_FRAME } from '../e2e/helpers/record.js';
 import { fillTemplate, RUN_FIXTURES } from '../e2e/helpers/workspace.js';
+import { STACK_FRAME } from '../e2e/helpers/record.js';
 import { useRunHarness } from './run-harness.js';
-import type { WorkspaceResult } from './run-in-workspace.js';
+import { v2RecordOf, v2Trail } from './v2-record.js';
 
 const h = useRunHarness();
 
-interface V2Step {
-  stepId: string;
-  status: number;
-  workflowId?: string;
-  outputs: Record<string, unknown>;
-  steps?: V2Step[];
-}
-interface V2Record {
-  workflowId: string;
-  outputs: Record<string, unknown>;
-  steps: V2Step[];
-  transfers?: Array<{ from: string; stepId: string; to: string }>;
-  dependencies?: Array<{ workflowId: string; outputs: Record<string, unknown>; steps: V2Step[] }>;
-}
-
-function recordOf(result: WorkspaceResult): V2Record {
-  expect(result.stderr).not.toMatch(STACK_FRAME);
-  return JSON.parse(result.stdout) as V2Record;
-}
-
-/** `workflowId.stepId:status` of each step, nested calls in brackets. */
-function trail(steps: V2Step[]): string[] {
-  return steps.map((s) => `${s.workflowId}.${s.stepId}:${s.status}${s.steps ? `[${trail(s.steps).join(' ')}]` : ''}`);
-}
+const recordOf = v2RecordOf;
+const trail = v2Trail;
 
 const paths = () => h.server.hits.map((hit) => `${hit.method} ${hit.path}`);
 const run = (workflow: string, routes: Parameters<typeof h.run>[2], extra: string[] = []) =>

@@ -5,38 +5,13 @@
  * going on to the next action, chains merged by name, dependsOn, and the depth limit.
  */
 import { describe, expect, it } from '@jest/globals';
-import { STACK_FRAME } from '../e2e/helpers/record.js';
 import { useRunHarness } from './run-harness.js';
-import type { WorkspaceResult } from './run-in-workspace.js';
+import { v2RecordOf, v2Trail } from './v2-record.js';
 
 const h = useRunHarness();
 
-interface V2Step {
-  stepId: string;
-  status: number;
-  workflowId?: string;
-  outputs: Record<string, unknown>;
-  failedVia?: string;
-  steps?: V2Step[];
-  transfers?: unknown[];
-}
-interface V2Record {
-  workflowId: string;
-  outputs: Record<string, unknown>;
-  steps: V2Step[];
-  transfers?: Array<{ from: string; stepId: string; to: string }>;
-  dependencies?: Array<{ workflowId: string; outputs: Record<string, unknown>; steps: V2Step[] }>;
-}
-
-function recordOf(result: WorkspaceResult): V2Record {
-  expect(result.stderr).not.toMatch(STACK_FRAME);
-  return JSON.parse(result.stdout) as V2Record;
-}
-
-/** `workflowId.stepId:status` of each step, nested calls in brackets. */
-function trail(steps: V2Step[]): string[] {
-  return steps.map((s) => `${s.workflowId}.${s.stepId}:${s.status}${s.steps ? `[${trail(s.steps).join(' ')}]` : ''}`);
-}
+const recordOf = v2RecordOf;
+const trail = v2Trail;
 
 const run = (workflow: string, routes: Parameters<typeof h.run>[2], extra: string[] = []) => h.run('v2-nested.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', workflow, ...extra], routes);
 const paths = () => h.server.hits.map((hit) => `${hit.method} ${hit.path}`);
