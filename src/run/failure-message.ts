@@ -7,7 +7,13 @@ import type { RunFailure } from '../../machines/types.js';
 export function failureMessage(failure: RunFailure): string {
   const message = ownMessage(failure);
   // A failure inside a nested call that stopped the run names the steps that led to it.
-  return failure.via && failure.via.length > 0 ? `in nested step ${failure.via.map((id) => `"${id}"`).join(' → ')}, step "${failure.stepId ?? ''}": ${message}` : message;
+  return failure.via && failure.via.length > 0 ? `in nested step ${callPath(failure.via)}, step "${failure.stepId ?? ''}": ${message}` : message;
+}
+
+/** `"a" → "b"`, with the middle of a long path left out: `"a" → "a" → … 28 more … → "a" → "a"`. */
+function callPath(via: readonly string[]): string {
+  const shown = via.map((id) => `"${id}"`);
+  return (shown.length <= 6 ? shown : [...shown.slice(0, 2), `… ${shown.length - 4} more …`, ...shown.slice(-2)]).join(' → ');
 }
 
 function ownMessage(failure: RunFailure): string {

@@ -55,6 +55,8 @@ describe('nested workflow steps', () => {
     const deep = await run('selfCall', {});
     expect(deep.code).toBe(1);
     expect(deep.stderr).toContain('past the limit of 32');
+    // A long path of calls is shortened in the message.
+    expect(deep.stderr).toContain('in nested step "again" → "again" → … 28 more … → "again" → "again", step "again": WorkflowDepthExceeded');
   });
 
   it('counts --tool-max-steps across nested workflows', async () => {
