@@ -54,7 +54,7 @@ export class GraphCommand extends ToolCommand {
     const { validateDocument } = await import('../arazzo/validate-document.js');
     const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
     const { planWorkflow } = await import('../run/plan-workflow.js');
-    const { compileWorkflow } = await import('../../machines/compile-workflow.js');
+    const { drawingMachine } = await import('../run/drawing-configs.js');
     const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
 
     const doc = await loadDocument(this.file, { cwd: this.context.cwd });
@@ -63,18 +63,7 @@ export class GraphCommand extends ToolCommand {
 
     const { criteriaOptionsFor } = await import('../run/criteria-options.js');
     const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, runner));
-    const machine = compileWorkflow(plan, {
-      // Drawing never runs the machine; a call here would be a bug.
-      criteriaHold: () => {
-        throw new Error('graphs do not evaluate criteria');
-      },
-      criteriaError: () => {
-        throw new Error('graphs do not evaluate criteria');
-      },
-      workflowOutputs: () => {
-        throw new Error('graphs do not evaluate outputs');
-      },
-    });
+    const machine = drawingMachine(plan);
     const workflows = runner === 'v2' && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, runner)) : undefined;
     const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(machine.config);
     this.context.stdout.write(text);

@@ -15,7 +15,12 @@ const NEVER_JUDGES: Judge = {
   },
 };
 
+/** The machine `plan` compiles to, for drawing only: its judge throws if the machine is ever run. */
+export function drawingMachine(plan: WorkflowPlan) {
+  return compileWorkflow(plan, NEVER_JUDGES);
+}
+
 /** The machine config (`machine.config`) of each plan, by the same key. */
 export function drawingConfigs(plans: ReadonlyMap<string, WorkflowPlan>): Map<string, object> {
-  return new Map([...plans].map(([key, plan]) => [key, compileWorkflow(plan, NEVER_JUDGES).config as object]));
+  return new Map([...plans].map(([key, plan]) => [key, drawingMachine(plan).config as object]));
 }

@@ -10,6 +10,7 @@ import type { StepsChart, StepsEdge } from '../../machines/graph/read-steps.js';
 import { stepsEdgeId } from '../../machines/graph/steps-to-dot.js';
 import type { ActionMeta, RunFailure, StepOutcome, WorkflowContext } from '../../machines/types.js';
 import { failureMessage } from './failure-message.js';
+import { statePath } from './state-path.js';
 
 /** A step as the live view shows it: how often it ran, and how its latest run went. */
 export interface LiveStep {
@@ -316,14 +317,4 @@ function paramOf(ref: unknown, name: string): unknown {
   if (typeof ref !== 'object' || ref === null) return undefined;
   const params = (ref as { params?: unknown }).params;
   return typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[name] : undefined;
-}
-
-/** `{ s2_requestAdoption: 'backoff' }` -> `s2_requestAdoption.backoff`; a final state is its key. */
-function statePath(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null) {
-    const [key, child] = Object.entries(value)[0] ?? [];
-    if (key !== undefined) return child === undefined ? key : `${key}.${statePath(child)}`;
-  }
-  return '';
 }

@@ -14,6 +14,7 @@ import { FileError, ToolError } from '../errors/tool-error.js';
 import { redactRequest, redactText, secretValuesOf } from '../http/redact.js';
 import { failureMessage } from './failure-message.js';
 import type { Reporter } from './reporter.js';
+import { statePath } from './state-path.js';
 
 const FLUSH_AT = 64 * 1024;
 
@@ -213,16 +214,6 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       if (failure !== undefined) throw new TraceWriteError(options.path ?? 'file', failure);
     },
   };
-}
-
-/** `{ s2_requestAdoption: 'backoff' }` -> `s2_requestAdoption.backoff`; a final state is its key. */
-function statePath(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'object' && value !== null) {
-    const [key, child] = Object.entries(value)[0] ?? [];
-    if (key !== undefined) return child === undefined ? key : `${key}.${statePath(child)}`;
-  }
-  return '';
 }
 
 function actionType(action: unknown): string {

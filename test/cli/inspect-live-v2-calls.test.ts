@@ -3,83 +3,24 @@
  * and done (with the actor path), their steps keyed as the chart's clusters draw them, the chart
  * drawn with the called workflows' clusters; and `/events` keeps each actor's record deltas apart.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { get } from 'node:http';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../src/cli/run-cli.js';
-import type { LiveFact } from '../../src/run/live-feed.js';
-import { startScriptedServer, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
-import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
-import { Collector } from './run-tool.js';
+import { describe, expect, it } from '@jest/globals';
+import { liveFacts, readLiveView, useLiveViewWorkspace, whileHeld } from './live-view-harness.js';
 
-let server: ScriptedServer;
-let ws: Workspace;
-
-beforeAll(async () => {
-  server = await startScriptedServer({
-    'GET /a': { status: 200, body: { id: 'x7' } },
-    'GET /c': { status: 200, body: { c: 3 } },
-    'GET /items/{id}': { status: 200, body: { status: 'ready' } },
-  });
-  ws = makeWorkspace('tool-inspect-v2-calls-');
-  ws.fixture('api.openapi.yaml', { BASE_URL: server.url });
-  ws.fixture('v2-nested.arazzo.yaml');
+const ws = useLiveViewWorkspace('tool-inspect-v2-calls-', 'v2-nested.arazzo.yaml', {
+  'GET /a': { status: 200, body: { id: 'x7' } },
+  'GET /c': { status: 200, body: { c: 3 } },
+  'GET /items/{id}': { status: 200, body: { status: 'ready' } },
 });
-
-afterAll(async () => {
-  await server.close();
-  ws.remove();
-});
-
-/** Reads `path` under the live view's URL for a moment and returns the body. */
-function read(url: string, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    get(`${url}${path}`, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => resolve(body));
-      setTimeout(() => {
-        res.destroy();
-        resolve(body);
-      }, 300);
-    }).on('error', reject);
-  });
-}
-
-const factsOf = (body: string) => [...body.matchAll(/event: fact\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!) as LiveFact);
 
 /** Runs `workflow` with --inspect-hold and hands the live view's URL to `check` while it is held. */
-async function inspectRun(workflow: string, check: (url: string) => Promise<void>): Promise<void> {
-  const controller = new AbortController();
-  const stderr = new Collector();
-  const exit = runCli(['arazzo', 'run', 'v2-nested.arazzo.yaml', '--workflow', workflow, '--tool-runner', 'v2', '--inspect-hold', '--quiet'], {
-    stdin: new PassThrough(),
-    stdout: new Collector(),
-    stderr,
-    env: { XDG_CONFIG_HOME: `${ws.dir}/config`, XDG_CACHE_HOME: `${ws.dir}/cache` },
-    cwd: ws.dir,
-    colors: false,
-    stderrIsTTY: false,
-    stdoutIsTTY: false,
-    signal: controller.signal,
-  });
-  try {
-    const deadline = Date.now() + 30_000;
-    while (!stderr.text.includes('until you press Ctrl-C')) {
-      if (Date.now() > deadline) throw new Error(stderr.text);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await check(/live view at (\S+)/.exec(stderr.text)![1]!);
-  } finally {
-    controller.abort();
-    expect(await exit).toBe(0);
-  }
+function inspectRun(workflow: string, check: (url: string) => Promise<void>): Promise<void> {
+  return whileHeld(ws.dir, ['arazzo', 'run', 'v2-nested.arazzo.yaml', '--workflow', workflow, '--tool-runner', 'v2', '--inspect-hold', '--quiet'], check);
 }
 
 describe('tool arazzo run --tool-runner v2 --inspect: called workflows', () => {
   it('logs the nested workflow\'s actor invoked and done, and its steps on its cluster\'s nodes and edges', async () => {
     await inspectRun('main', async (url) => {
-      const made = factsOf(await read(url, 'live'));
+      const made = liveFacts(await readLiveView(url, 'live'));
       expect(made.map((f) => [f.actor ?? '', f.event, f.from, f.to, f.step?.key, f.edge?.id])).toEqual([
         ['', 'start', '', 's0_first', undefined, 'edge-start-s0_first'],
         ['', 'step done', 's0_first', 's1_callChild.calling', 's0_first', 'edge-s0_first-s1_callChild'],
@@ -95,14 +36,14 @@ describe('tool arazzo run --tool-runner v2 --inspect: called workflows', () => {
       expect(made[4]!.step).toMatchObject({ stepId: 'fetch', workflow: 'child', runs: 1, status: 200, ok: true });
       expect(made.filter((f) => f.end)).toEqual([made.at(-1)]);
       // The page draws the called workflow's cluster, its nodes under the ids the facts name.
-      const page = (await read(url, '')).replaceAll('&#45;', '-');
+      const page = (await readLiveView(url, '')).replaceAll('&#45;', '-');
       for (const id of ['cluster_wf_child', 'node-child/s0_fetch', 'edge-child/s0_fetch-child/succeeded', 'call-s1_callChild']) expect(page).toContain(`id="${id}"`);
     });
   });
 
   it('follows a transfer inside a nested call to the target workflow\'s machine', async () => {
     await inspectRun('nestedTransfer', async (url) => {
-      const made = factsOf(await read(url, 'live'));
+      const made = liveFacts(await readLiveView(url, 'live'));
       const actors = made.filter((f) => f.actor !== undefined && ['invoked', 'done'].includes(f.event)).map((f) => `${f.actor} ${f.event} ${f.to}`);
       expect(actors).toEqual([
         'nestedTransfer/callTransfers/transfers invoked transfers/s0_first',
@@ -117,7 +58,7 @@ describe('tool arazzo run --tool-runner v2 --inspect: called workflows', () => {
 
   it('follows a top-level transfer to the target workflow\'s machine, and ends the run there', async () => {
     await inspectRun('transfers', async (url) => {
-      const made = factsOf(await read(url, 'live'));
+      const made = liveFacts(await readLiveView(url, 'live'));
       expect(made.map((f) => [f.actor ?? '', f.event, f.to, f.end?.status])).toEqual([
         ['', 'start', 's0_first', undefined],
         ['', 'step done', 'transferred', undefined],
@@ -129,7 +70,7 @@ describe('tool arazzo run --tool-runner v2 --inspect: called workflows', () => {
 
   it('sends each actor\'s run records on /events from its own start, though top-level actors reuse session ids', async () => {
     await inspectRun('transfers', async (url) => {
-      const events = (await read(url, 'events'))
+      const events = (await readLiveView(url, 'events'))
         .split('\n\n')
         .filter((block) => block.startsWith('data: '))
         .map((block) => JSON.parse(block.slice('data: '.length)) as { type: string; sessionId?: string; snapshot?: { context?: { workflowId?: string; recordsFrom?: number; records?: Array<{ stepId: string }> } } });

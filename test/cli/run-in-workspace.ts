@@ -68,3 +68,30 @@ export async function runInWorkspace(args: readonly string[], opts: WorkspaceOpt
     clearTimeout(timer);
   }
 }
+
+/** A command started in-process that the test interrupts itself (as by Ctrl-C) with `controller`. */
+export interface StartedCommand {
+  exit: Promise<number>;
+  controller: AbortController;
+  stdout: Collector;
+  stderr: Collector;
+}
+
+/** Starts `tool <args>` in-process in `dir` without waiting for it; the test aborts `controller` to interrupt it. */
+export function startInWorkspace(args: readonly string[], dir: string): StartedCommand {
+  const controller = new AbortController();
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const exit = runCli([...args], {
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    env: toolEnv(dir),
+    cwd: dir,
+    colors: false,
+    stderrIsTTY: false,
+    stdoutIsTTY: false,
+    signal: controller.signal,
+  });
+  return { exit, controller, stdout, stderr };
+}

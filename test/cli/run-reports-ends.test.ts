@@ -7,11 +7,8 @@ import { describe, expect, it } from '@jest/globals';
 import { DOMParser } from '@xmldom/xmldom';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { runCli } from '../../src/cli/run-cli.js';
-import { toolEnv } from '../e2e/helpers/run-tool.js';
 import { useRunHarness } from './run-harness.js';
-import { Collector } from './run-tool.js';
+import { startInWorkspace } from './run-in-workspace.js';
 
 const h = useRunHarness();
 
@@ -21,19 +18,7 @@ describe('report files at the edges of a run', () => {
   it('are written for an interrupted run, with the request that was in flight', async () => {
     const file = h.ws.fixture('interrupt.arazzo.yaml', { BASE_URL: h.server.url });
     h.server.setRoutes({ 'GET /a': { body: { n: 2 } }, 'GET /slow': { delayMs: 30_000 }, 'GET /b': {} });
-    const controller = new AbortController();
-    const stdout = new Collector();
-    const pending = runCli(['arazzo', 'run', file, '--tool-retry', '0', '--report', 'stopped.json', '--junit', 'stopped.xml', '--har', 'stopped.har'], {
-      stdin: new PassThrough(),
-      stdout,
-      stderr: new Collector(),
-      env: toolEnv(h.ws.dir),
-      cwd: h.ws.dir,
-      colors: false,
-      stderrIsTTY: false,
-      stdoutIsTTY: false,
-      signal: controller.signal,
-    });
+    const { exit: pending, controller } = startInWorkspace(['arazzo', 'run', file, '--tool-retry', '0', '--report', 'stopped.json', '--junit', 'stopped.xml', '--har', 'stopped.har'], h.ws.dir);
     while (!h.server.hits.some((hit) => hit.path === '/slow')) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
     expect(await pending).toBe(130);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { useRunHarness } from './run-harness.js';
+import { startInWorkspace } from './run-in-workspace.js';
 import { v2RecordOf, v2Trail } from './v2-record.js';
 
 const h = useRunHarness();
@@ -263,30 +264,13 @@ describe('validating workflow calls', () => {
 
 describe('interrupting a nested run', () => {
   it('Ctrl-C during a nested call stops the child\'s request, prints the record so far and exits 130', async () => {
-    const { PassThrough } = await import('node:stream');
-    const { runCli } = await import('../../src/cli/run-cli.js');
-    const { toolEnv } = await import('../e2e/helpers/run-tool.js');
-    const { Collector } = await import('./run-tool.js');
     const file = h.ws.fixture('v2-nested.arazzo.yaml', { BASE_URL: h.server.url });
     h.server.setRoutes({ 'GET /a': { body: { id: 7 } }, 'GET /items/{id}': { delayMs: 30_000 } });
-    const controller = new AbortController();
-    const stdout = new Collector();
-    const stderr = new Collector();
     const started = Date.now();
-    const pending = runCli(['arazzo', 'run', file, '--tool-runner', 'v2', '--workflow', 'main', '--tool-retry', '0'], {
-      stdin: new PassThrough(),
-      stdout,
-      stderr,
-      env: toolEnv(h.ws.dir),
-      cwd: h.ws.dir,
-      colors: false,
-      stderrIsTTY: false,
-      stdoutIsTTY: false,
-      signal: controller.signal,
-    });
+    const { exit, controller, stdout, stderr } = startInWorkspace(['arazzo', 'run', file, '--tool-runner', 'v2', '--workflow', 'main', '--tool-retry', '0'], h.ws.dir);
     while (!h.server.hits.some((hit) => hit.path === '/items/7')) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort();
-    expect(await pending).toBe(130);
+    expect(await exit).toBe(130);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(v2Trail(JSON.parse(stdout.text).steps)).toEqual(['main.first:200']);
     expect(stderr.text).toContain('interrupted: workflow "main" stopped after 3 step runs');

@@ -38,14 +38,8 @@ export interface RunReport {
   steps: StepRun[];
 }
 
-/** What a report says of its run besides the step runs. */
-export interface RunSummary {
-  command: 'run' | 'replay';
-  replayOf?: string;
-  document: string;
-  workflowId: string;
-  runner: string;
-  status: RunStatus;
+/** What a report says of its run besides the step runs: the report's own fields, and the rest as the run left them. */
+export interface RunSummary extends Pick<RunReport, 'command' | 'replayOf' | 'document' | 'workflowId' | 'runner' | 'status'> {
   startedAt: number;
   durationMs: number;
   failure?: RunFailure;
