@@ -27,10 +27,15 @@ function fail(error) {
 const bundled = statSync(bundle, { throwIfNoEntry: false });
 const compiled = statSync(modules, { throwIfNoEntry: false });
 if (bundled && (!compiled || bundled.mtimeMs >= compiled.mtimeMs)) {
-  try {
-    require(bundle);
-  } catch (error) {
-    fail(error);
+  // A bundle built before it was CommonJS (no dist/bundle/package.json) is an ES module.
+  if (!statSync(join(bundle, '..', 'package.json'), { throwIfNoEntry: false })) {
+    import(pathToFileURL(bundle).href).catch(fail);
+  } else {
+    try {
+      require(bundle);
+    } catch (error) {
+      fail(error);
+    }
   }
 } else {
   import(pathToFileURL(modules).href).catch(fail);

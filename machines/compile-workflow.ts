@@ -1,6 +1,6 @@
-import { and } from 'xstate';
+import { callSubStates } from './call-states.js';
 import { canRetry, failureTransitions, limitReachedTransition, recordAction, retrySubStates, successTransitions } from './chain-transitions.js';
-import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget, subKey } from './state-keys.js';
+import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
 import { RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { FailureCode, Judge, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
@@ -8,10 +8,7 @@ import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig 
 /** Default nesting depth of workflow calls (`--tool-max-depth`). */
 export const DEFAULT_MAX_DEPTH = 32;
 
-/** The actor name a workflow's machine is invoked by, in the run's `calls`. */
-export function callActorName(key: string): string {
-  return `workflow:${key}`;
-}
+export { callActorName } from './call-states.js';
 
 export type { StepRunner } from './step-runner.js';
 
@@ -132,57 +129,12 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
 }
 
 /**
- * A nested workflow step (v2): `calling` asks the runner for the call's inputs (spending one run of
- * the budget), `invoking` runs the called workflow as a child machine, and `judging` asks the
- * runner to judge the finished call (success criteria, outputs); the judged outcome takes the
- * step's ordinary done transitions, chains included. A transfer inside the call moves it to the
- * `invoking_<n>` state of the target workflow, so that the old child stops and the actor tree does
- * not grow. A call that stops the run (budget, depth) stops this workflow at once.
+ * A nested workflow step (v2): the call's sub-states (call-states.ts), whose judged outcome takes
+ * the step's ordinary done transitions, chains included; and the retry sub-states.
  */
 function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
-  const call = step.call!;
   const stepId = step.stepId;
-  const judging = stepTarget(index, stepId, SUB_STATE.judging);
-  const workflows = [call.workflow, ...call.transfers.filter((key) => key !== call.workflow)];
-  const invokeStates: Record<string, StateConfig> = {};
-  workflows.forEach((key, n) => {
-    const onDone: TransitionConfig[] = [
-      { guard: 'callFatal', target: FAILED, actions: ['storeCallResult', recordAction(step), { type: 'failFromCall', params: { stepId } }] },
-      ...workflows.map((to, m) => ({ guard: { type: 'transferredTo' as const, params: { to } }, target: stepTarget(index, stepId, SUB_STATE.invoking, m), reenter: true, actions: 'storeCallResult' as const })),
-      { target: judging, actions: 'storeCallResult' },
-    ];
-    invokeStates[subKey(SUB_STATE.invoking, n)] = {
-      invoke: {
-        src: callActorName(key) as 'runStep',
-        id: key,
-        input: ({ context }: { context: WorkflowContext }) => ({
-          inputs: context.call?.inputs ?? {},
-          maxSteps: context.run.maxSteps,
-          run: context.run,
-          depth: context.depth + 1,
-          via: [...context.via, stepId],
-          actor: `${context.actor}/${stepId}/${key}`,
-        }),
-        onDone,
-      } as unknown as StateConfig['invoke'],
-    };
-  });
-  const states: Record<string, StateConfig> = {
-    [SUB_STATE.calling]: {
-      entry: [{ type: 'startRun', params: { index, stepId, phase: 'call' } }, 'countRun'],
-      on: {
-        // Anything else (the inputs could not be evaluated) is the step's failure: the step's done transitions.
-        [RUN_STEP_DONE]: [
-          { guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') },
-          { guard: and(['callReady', 'depthExceeded']), target: FAILED, actions: [recordAction(step), { type: 'failDepth', params: { stepId } }] },
-          { guard: 'callReady', target: stepTarget(index, stepId, SUB_STATE.invoking), actions: 'startCall' },
-        ],
-      },
-    },
-    ...invokeStates,
-    [SUB_STATE.judging]: { entry: { type: 'startRun', params: { index, stepId, phase: 'judge' } } },
-    ...retrySubStates(plan, step, index),
-  };
+  const states: Record<string, StateConfig> = { ...callSubStates(step, index, `#workflow.${stepKey(index, stepId)}`), ...retrySubStates(plan, step, index) };
   if (canRetry(step)) states[SUB_STATE.backoff] = { after: { retryDelay: { target: stepTarget(index, stepId, SUB_STATE.calling) } } };
   return {
     meta: { stepId, index },

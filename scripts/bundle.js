@@ -1,11 +1,13 @@
 /**
  * Bundles tsc's output (dist/src/bin.js and everything it imports, dependencies included) into
- * dist/bundle/: one entry file, tool.js, plus a chunk per lazily imported part (got for sending,
- * yaml and the run machinery for `arazzo run`, ...), so each command still loads only what it
- * needs. Loading a few dozen bundled files instead of ~320 separate modules is most of what `tool`
- * costs at start-up; see docs/performance.md. bin/tool.js prefers the bundle when it is at least
- * as new as dist/src/bin.js. Run by `npm run build` after tsc. The bundle is an optimisation: if
- * esbuild is missing or fails, this warns and exits 0, and bin/tool.js loads dist/src/ instead.
+ * dist/bundle/: main.cjs plus a chunk per lazily imported part (got for sending, the run machinery
+ * for `arazzo run`, ...), so each command still loads only what it needs, and packages bundled on
+ * their own (packages/yaml.cjs). Loading a few dozen bundled files instead of ~320 separate modules
+ * is most of what `tool` costs at start-up; see docs/performance.md. Every file is a CommonJS
+ * script, and dist/bundle/tool.js (src/bundle/start-bundle.ts) loads them with V8's code cache,
+ * which Node 20 keeps for no ES module. bin/tool.js prefers the bundle when it is at least as new
+ * as dist/src/bin.js. Run by `npm run build` after tsc. The bundle is an optimisation: if esbuild
+ * is missing or fails, this warns and exits 0, and bin/tool.js loads dist/src/ instead.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,13 @@ const outdir = join(root, 'dist', 'bundle');
 const require = createRequire(import.meta.url);
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const ES_SYNTAX = /^[ \t]*(?:import|export)[\s{*]/m;
+/**
+ * Packages bundled on their own, as dist/bundle/packages/<name>.cjs, and loaded only when code
+ * requires them (src/bundle/script-loader.ts resolves the name). `yaml` is needed only for the
+ * fallback parse, error positions and YAML output, but code splitting put its 260 KB in a chunk
+ * that every run loaded (~4 ms; docs/performance.md, fifth pass).
+ */
+const LAZY_PACKAGES = ['yaml'];
 
 /** Whether `file` is CommonJS by Node's rules: .cjs, or .js under a package.json without "type": "module". */
 function isCommonJs(file) {
@@ -44,7 +53,7 @@ const commonJsNamedExports = {
   setup(bundler) {
     const ours = join(root, 'dist') + sep;
     bundler.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.path.startsWith('node:') || args.namespace === 'commonjs-named' || args.pluginData?.plain) return undefined;
+      if (args.path.startsWith('node:') || args.namespace === 'commonjs-named' || args.pluginData?.plain || LAZY_PACKAGES.includes(args.path)) return undefined;
       if (args.kind !== 'dynamic-import' && !(args.kind === 'import-statement' && args.importer.startsWith(ours))) return undefined;
       const resolved = await bundler.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, importer: args.importer, pluginData: { plain: true } });
       if (resolved.errors.length > 0 || resolved.external || !isCommonJs(resolved.path)) return undefined;
@@ -100,10 +109,10 @@ const lazyListFormat = {
 };
 
 /**
- * `yaml` is loaded on first use (src/arazzo/yaml-library.ts) with a synchronous require, which
- * esbuild cannot see through `createRequire(import.meta.url)`. This hands it the bundle's own copy:
- * a plain `require('yaml')`, which esbuild bundles and evaluates only when it is called. The build
- * fails if the line is not there, so the laziness cannot silently turn into an unbundled require.
+ * `yaml` is loaded on first use (src/arazzo/yaml-library.ts) with a synchronous require from
+ * `createRequire(import.meta.url)`, which would load node_modules/yaml file by file. This makes it
+ * a plain `require('yaml')`, which the loader answers with the bundle's own copy (LAZY_PACKAGES).
+ * The build fails if the line is not there, so this cannot silently turn into an unbundled require.
  */
 const lazyYaml = {
   name: 'lazy-yaml',
@@ -174,15 +183,24 @@ try {
     target: 'node20',
     outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
+    external: LAZY_PACKAGES,
     plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes],
     write: false,
     logLevel: 'warning',
   });
+  // 1b. The lazily loaded packages, each bundled on its own.
+  const packages = {};
+  for (const name of LAZY_PACKAGES) {
+    const outfile = join(outdir, 'packages', `${name}.cjs`);
+    const built = await build({ entryPoints: [require.resolve(name)], outfile, bundle: true, format: 'cjs', platform: 'node', target: 'node20', write: false, logLevel: 'warning' });
+    outputFiles.push(...built.outputFiles);
+    packages[name] = relative(outdir, outfile).split(sep).join('/');
+  }
   // 2. Each file as a CommonJS script, so that src/bundle/script-loader.ts can compile it with
   //    V8's code cache (Node 20 caches no ES modules); the bundle id names that cache.
   const id = createHash('sha256');
   for (const file of outputFiles.sort((a, b) => a.path.localeCompare(b.path))) {
-    const script = await toScript(transform, file.text);
+    const script = file.path.startsWith(join(outdir, 'packages') + sep) ? file.text : await toScript(transform, file.text);
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, script);
     id.update(`${relative(outdir, file.path)}\0${script}\0`);
@@ -193,7 +211,7 @@ try {
   writeFileSync(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   await build({
     stdin: {
-      contents: `import { startBundle } from './dist/src/bundle/start-bundle.js';\nstartBundle(require('node:path').join(__dirname, 'main.cjs'), ${JSON.stringify(bundleId)});\n`,
+      contents: `import { startBundle } from './dist/src/bundle/start-bundle.js';\nstartBundle(require('node:path').join(__dirname, 'main.cjs'), ${JSON.stringify(bundleId)}, ${JSON.stringify(packages)});\n`,
       resolveDir: root,
       sourcefile: 'tool.js',
       loader: 'js',

@@ -1,4 +1,5 @@
 import { buildModel } from './build-model.js';
+import { detachStrings } from './detach-strings.js';
 import { MAX_DOCUMENT_DEPTH, overDeepPointer, shortPointer } from './check-depth.js';
 import { ArazzoLoadError } from './errors.js';
 import { formatExcerpt } from './format-excerpt.js';
@@ -27,6 +28,7 @@ export function parseDocumentText(text: string, file: string, absolutePath: stri
   const raw = fast ?? parseWithYaml(text, file, options.maxAliasCount ?? 100);
   const locate = lazyLocator(text);
   if (fast === undefined) refuseOverDeep(raw, text, file, locate);
+  detachStrings(raw);
   return { file, absolutePath, model: buildModel(raw), raw, locate };
 }
 

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 /** Folders of other bundles or Node versions kept next to the current one (a few MiB each). */
@@ -28,6 +28,22 @@ export function toolCacheHome(env: Record<string, string | undefined>): string |
   const home = env.HOME;
   if (home !== undefined && home !== '' && isAbsolute(home)) return join(home, '.cache', 'tool');
   return undefined;
+}
+
+/**
+ * Whether the cache folder `dir` may be read: cached code runs as the user's own, so the folder and
+ * the `code-cache` folder above it must belong to `uid` (the process's user) and be writable by no
+ * one else, as tool creates them (0700). True when `dir` does not exist yet (nothing is read, and
+ * the write at exit creates it); true without a `uid` (Windows has no such modes). Never throws.
+ */
+export function mayUseCacheDir(dir: string, uid: number | undefined): boolean {
+  if (uid === undefined) return true;
+  const own = (stats: Stats | undefined) => stats === undefined || (stats.isDirectory() && stats.uid === uid && (stats.mode & 0o022) === 0);
+  try {
+    return own(statSync(join(dir, '..'), { throwIfNoEntry: false })) && own(statSync(dir, { throwIfNoEntry: false }));
+  } catch {
+    return false;
+  }
 }
 
 /** Removes the sibling folders of `dir` beyond the KEEP_OTHERS most recently changed ones. Never throws. */

@@ -13,6 +13,8 @@ export interface ScriptLoaderOptions {
   cacheDir?: string | undefined;
   /** Runs compiles, cache serialisation and first loads of Node's built-ins under V8's default flags. */
   withDefaultFlags?: FlagGuard;
+  /** Packages bundled on their own, loaded when first required: name -> script path in `root` (scripts/bundle.js, LAZY_PACKAGES). */
+  packages?: Readonly<Record<string, string>>;
 }
 
 interface Module {
@@ -58,7 +60,7 @@ export class ScriptLoader {
     const source = `${WRAPPER_START}${readFileSync(file, 'utf8')}${WRAPPER_END}`;
     const script = this.compile(file, source);
     const dir = dirname(file);
-    const require = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? this.load(resolve(dir, id)) : this.builtin(id));
+    const require = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? this.load(resolve(dir, id)) : this.external(id));
     const wrapper = script.runInThisContext() as (exports: unknown, require: unknown, module: Module, filename: string, dirname: string) => void;
     wrapper.call(module.exports, module.exports, require, module, file, dir);
     return module.exports;
@@ -74,7 +76,8 @@ export class ScriptLoader {
     const dir = this.options.cacheDir;
     if (dir === undefined || !this.compiled.some((entry) => entry.fresh)) return false;
     try {
-      mkdirSync(dir, { recursive: true });
+      // Private, as tool's other cache folders: see mayUseCacheDir (code-cache-dir.ts).
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch {
       return false;
     }
@@ -82,7 +85,7 @@ export class ScriptLoader {
       const target = join(dir, entry.cacheFile);
       const temporary = `${target}.${Math.random().toString(36).slice(2)}.tmp`;
       try {
-        writeFileSync(temporary, this.guard(() => entry.script.createCachedData(), true));
+        writeFileSync(temporary, this.guard(() => entry.script.createCachedData(), true), { mode: 0o600 });
         renameSync(temporary, target);
         entry.fresh = false;
       } catch {
@@ -114,9 +117,12 @@ export class ScriptLoader {
     }
   }
 
-  // Node's built-ins (and anything else not in the bundle) come from Node's own require. The first
-  // load of each runs under V8's default flags so that Node's cached code for it is accepted.
-  private builtin(id: string): unknown {
+  // A package bundled on its own is a script of the bundle. Node's built-ins (and anything else not
+  // in the bundle) come from Node's own require; the first load of each runs under V8's default
+  // flags so that Node's cached code for it is accepted.
+  private external(id: string): unknown {
+    const packages = this.options.packages;
+    if (packages !== undefined && Object.hasOwn(packages, id)) return this.load(join(this.options.root, packages[id]!));
     if (this.builtins.has(id)) return this.builtins.get(id);
     const exports = this.guard(() => this.nodeRequire(id));
     this.builtins.set(id, exports);

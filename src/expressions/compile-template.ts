@@ -5,7 +5,6 @@
 import type { EmbeddedExpression, Template, TemplateWarning } from './template-ast.js';
 import { ExpressionSyntaxError, TemplateCycleError } from './errors.js';
 import { formatPointer } from './json-pointer.js';
-import { ownString } from './own-string.js';
 import { parseExpression } from './parse-expression.js';
 
 function literalWarning(pointer: string, source: string, error: ExpressionSyntaxError): TemplateWarning {
@@ -45,9 +44,7 @@ function splitEmbedded(text: string, pointer: string, warnings: TemplateWarning[
   return parts;
 }
 
-function compileString(documentText: string, pointer: string, warnings: TemplateWarning[]): Template {
-  // Compiled templates live for the whole run: they must not keep the document's text alive.
-  const text = ownString(documentText);
+function compileString(text: string, pointer: string, warnings: TemplateWarning[]): Template {
   const embeds = text.includes('{$');
   if (text.startsWith('$')) {
     try {

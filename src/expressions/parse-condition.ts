@@ -6,7 +6,6 @@
  */
 import type { Condition } from './condition-ast.js';
 import { ConditionSyntaxError } from './errors.js';
-import { ownString } from './own-string.js';
 import { tokenizeCondition, type ConditionToken } from './tokenize-condition.js';
 
 /** How deep parentheses and `!` may nest; deeper is a syntax error, not a stack overflow. */
@@ -131,8 +130,6 @@ class ConditionParser {
 }
 
 /** Parses a `simple` criterion condition into an AST, parsing its expressions once. Throws ConditionSyntaxError. */
-export function parseCondition(documentText: string): Condition {
-  // Parsed conditions live for the whole run: they must not keep the document's text alive.
-  const source = ownString(documentText);
+export function parseCondition(source: string): Condition {
   return new ConditionParser(source, tokenizeCondition(source)).parse();
 }

@@ -6,7 +6,6 @@
 import type { ComponentSection, Expression, RequestSelector, ResponseSelector } from './ast.js';
 import { ExpressionSyntaxError, PointerSyntaxError } from './errors.js';
 import { parsePointer } from './json-pointer.js';
-import { ownString } from './own-string.js';
 
 const ROOTS =
   '$url, $method, $statusCode, $request., $response., $inputs., $workflow.inputs., $outputs., $steps., $workflows., $sourceDescriptions. or $components.';
@@ -256,7 +255,7 @@ class ExpressionParser {
 
 /** Parses one runtime expression (the whole string). Throws ExpressionSyntaxError. */
 export function parseExpression(source: string): Expression {
-  return new ExpressionParser(ownString(source)).parse();
+  return new ExpressionParser(source).parse();
 }
 
 /**
@@ -264,8 +263,7 @@ export function parseExpression(source: string): Expression {
  * condition may write them: `$response.body.data[0].id` is `$response.body` and the accessor
  * tokens `data`, `0`, `id` (applied like JSON pointer tokens). Throws ExpressionSyntaxError.
  */
-export function parseExpressionWithAccessors(documentText: string): { expression: Expression; access: string[] } {
-  const source = ownString(documentText);
+export function parseExpressionWithAccessors(source: string): { expression: Expression; access: string[] } {
   const parser = new ExpressionParser(source);
   const expression = parser.parsePrefix();
   const end = parser.position;

@@ -14,7 +14,6 @@ import { ConditionEvaluationError } from '../expressions/errors.js';
 import { evaluateCondition } from '../expressions/evaluate-condition.js';
 import { evaluateExpression } from '../expressions/evaluate-expression.js';
 import { compileJsonPath, jsonPathHolds, type CompiledJsonPath } from '../expressions/jsonpath-criterion.js';
-import { ownString } from '../expressions/own-string.js';
 import { parseCondition } from '../expressions/parse-condition.js';
 import { parseExpression } from '../expressions/parse-expression.js';
 import { compileRegexCriterion, regexHolds } from '../expressions/regex-criterion.js';
@@ -96,8 +95,7 @@ export function unsupportedCriterion(criterion: CriterionObject, runner: RunnerV
  * that does not compile or a typed criterion whose library was not loaded.
  */
 export function prepareCriterion(criterion: CriterionObject, options: CriteriaOptions = { runner: 'v1' }): Criterion {
-  // Kept for the whole run (messages, traces): a copy, so that it does not keep the document's text alive.
-  const source = ownString(criterion.condition ?? '');
+  const source = criterion.condition ?? '';
   if (options.runner === 'v1' || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source), source };
   const context = criterion.context === undefined || criterion.context.trim() === '' ? undefined : parseExpression(criterion.context.trim());
   const warn = options.warn ?? (() => undefined);

@@ -1,9 +1,9 @@
 /** Where the bundle's code cache lives (src/bundle/code-cache-dir.ts), and how old folders go. */
 import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codeCacheDir, pruneOtherCaches, toolCacheHome } from '../../../src/bundle/code-cache-dir.js';
+import { codeCacheDir, mayUseCacheDir, pruneOtherCaches, toolCacheHome } from '../../../src/bundle/code-cache-dir.js';
 import { configPaths } from '../../../src/config/paths.js';
 
 const ENVS: Array<Record<string, string | undefined>> = [
@@ -51,6 +51,29 @@ describe('pruneOtherCaches', () => {
       expect(() => pruneOtherCaches(join(parent, 'missing', 'current'))).not.toThrow();
     } finally {
       rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mayUseCacheDir', () => {
+  const uid = process.getuid?.();
+
+  (uid === undefined ? it.skip : it)('trusts only folders of this user that no one else can write', () => {
+    const home = mkdtempSync(join(tmpdir(), 'code-cache-trust-'));
+    try {
+      const dir = join(home, 'code-cache', 'id-runtime');
+      expect(mayUseCacheDir(dir, uid)).toBe(true);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      expect(mayUseCacheDir(dir, uid)).toBe(true);
+      expect(mayUseCacheDir(dir, uid! + 1)).toBe(false);
+      chmodSync(dir, 0o777);
+      expect(mayUseCacheDir(dir, uid)).toBe(false);
+      chmodSync(dir, 0o700);
+      chmodSync(join(home, 'code-cache'), 0o775);
+      expect(mayUseCacheDir(dir, uid)).toBe(false);
+      expect(mayUseCacheDir(dir, undefined)).toBe(true);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

@@ -103,6 +103,18 @@ describe('ScriptLoader', () => {
     chmodSync(cache, 0o700);
   });
 
+  it('loads a package bundled on its own when a script first requires it by name', () => {
+    writeFileSync(join(bundle, 'chunks', 'shared.cjs'), '"use strict";\nexports.count = 0;\nexports.add = (a, b) => require("lazy-package").sum(a, b);\n');
+    mkdirSync(join(bundle, 'packages'));
+    writeFileSync(join(bundle, 'packages', 'lazy.cjs'), 'exports.sum = (a, b) => a + b;\n');
+    const root = join(dir, `copy-${copies++}`);
+    cpSync(bundle, root, { recursive: true });
+    const loader = new ScriptLoader({ root, cacheDir: cache, withDefaultFlags: verifying, packages: { 'lazy-package': 'packages/lazy.cjs' } });
+    expect(loader.load(join(root, 'main.cjs'))).toMatchObject(EXPECTED);
+    loader.saveCache();
+    expect(readdirSync(cache)).toContain('packages_lazy.cjs');
+  });
+
   it('throws what a script throws', () => {
     writeFileSync(join(bundle, 'chunks', 'shared.cjs'), 'throw new TypeError("broken chunk");\n');
     expect(() => load()).toThrow('broken chunk');
