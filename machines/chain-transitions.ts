@@ -7,6 +7,7 @@
  * type, outcome) and the plan's label as `description`; failures are data.
  */
 import { FAILED, SUB_STATE, SUCCEEDED, TRANSFERRED, stepTarget, subKey } from './state-keys.js';
+import { callSubStates } from './call-states.js';
 import { RUN_STEP_DONE } from './step-runner.js';
 import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowContext, WorkflowPlan } from './types.js';
 import type { ActionRef, CriteriaParams, StateConfig, TransitionConfig } from './workflow-setup.js';
@@ -52,7 +53,17 @@ export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number
     if (action.targetIndex !== undefined) {
       const target = plan.steps[action.targetIndex];
       if (!target) throw new Error(`step ${step.stepId}: retry action "${action.name}" has no target step`);
-      states[subKey(SUB_STATE.retryStep, n)] = {
+      const key = subKey(SUB_STATE.retryStep, n);
+      if (target.call) {
+        // A nested step runs as its own call; however it ends (but for a budget or depth that stop the run), it is recorded and the retry waits.
+        states[key] = {
+          initial: SUB_STATE.calling,
+          states: callSubStates(target, action.targetIndex, `${stepTarget(index, step.stepId)}.${key}`),
+          on: { [RUN_STEP_DONE]: { target: backoff, actions: { type: 'recordStep', params: { stepId: target.stepId, call: true } } } },
+        };
+        return;
+      }
+      states[key] = {
         entry: [{ type: 'startRun', params: { index: action.targetIndex, stepId: target.stepId } }, 'countRun'],
         on: {
           [RUN_STEP_DONE]: [

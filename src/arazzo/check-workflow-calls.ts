@@ -9,7 +9,6 @@
 import { type Finding, type Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Workflow } from './model.js';
 import { childPointer } from './read-fields.js';
-import { NOT_YET_V2_TEXT } from './runner-version.js';
 import { didYouMean } from './suggest.js';
 import { sourceWorkflow } from './workflow-references.js';
 
@@ -76,8 +75,6 @@ function checkAction(workflow: Workflow, entry: ActionOrReference, known: (refer
     const steps = workflow.steps.flatMap((step) => (step.stepId === undefined ? [] : [step.stepId]));
     if (!steps.includes(action.stepId)) {
       report.error('UNKNOWN_GOTO_STEP', childPointer(action.pointer, 'stepId'), `${label} runs step "${action.stepId}", which workflow "${workflow.workflowId ?? ''}" does not have${didYouMean(action.stepId, steps)}`);
-    } else if (workflow.steps.find((step) => step.stepId === action.stepId)?.workflowId !== undefined) {
-      report.warning('V2_NOT_YET', childPointer(action.pointer, 'stepId'), `${label} runs step "${action.stepId}", a nested workflow step: ${NOT_YET_V2_TEXT}; it fails when dispatched`);
     }
   }
 }

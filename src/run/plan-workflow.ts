@@ -178,8 +178,7 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
   if (type === 'retry' && options.runner === 'v2' && action.stepId !== undefined) {
     const step = index.get(action.stepId);
     if (step === undefined) throw new PlanError('UNKNOWN_GOTO_TARGET', `retry action "${name}" runs step "${action.stepId}", which workflow "${workflow.workflowId}" does not have`, action.pointer);
-    if (workflow.steps[step]?.workflowId !== undefined) plan.unsupported ??= `action "${name}": a retry that runs step "${action.stepId}", a nested workflow step: ${NOT_YET_V2_TEXT}`;
-    else plan.targetIndex = step;
+    plan.targetIndex = step;
   } else if (type === 'retry' && (action.stepId !== undefined || (action.workflowId !== undefined && target === undefined))) {
     const what = action.stepId !== undefined ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
     plan.unsupported ??= notRun(options.runner, `action "${name}": a retry that goes on to ${what} is not supported in v1`, `action "${name}": a retry that runs a workflow of another Arazzo document (${what})`);

@@ -106,6 +106,13 @@ describe('retry actions with a target, and the end of a retry', () => {
     expect(paths()).toEqual(['GET /d', 'GET /a', 'GET /d', 'GET /a']);
   });
 
+  it('a retry whose stepId is a nested step makes that call again, then retries', async () => {
+    const result = await run('retryNested', { 'GET /d': {}, 'GET /a': [{ status: 401 }, { status: 200 }] });
+    expect(result.code).toBe(0);
+    expect(trail(recordOf(result).steps)).toEqual(['retryNested.refreshLogin:0[login.doLogin:200]', 'retryNested.flaky:401', 'retryNested.refreshLogin:0[login.doLogin:200]', 'retryNested.flaky:200']);
+    expect(paths()).toEqual(['GET /d', 'GET /a', 'GET /d', 'GET /a']);
+  });
+
   it('a retry with workflowId runs that workflow as a nested call, then retries', async () => {
     const result = await run('retryWorkflow', { 'GET /d': {}, 'GET /a': [{ status: 401 }, { status: 200 }] });
     expect(result.code).toBe(0);
