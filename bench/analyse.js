@@ -53,7 +53,7 @@ export function summarise(planned, samples) {
     peakRssMiB: round(median(samples.cold[name].map((s) => s.rssKiB)) / MIB),
   }));
   const oneStepMs = median(samples.cli['linear-1'].map((s) => s.wallMs));
-  const scenarios = planned.map((s) => {
+  const scenarios = planned.filter((s) => samples.cli[s.name]?.length > 0).map((s) => {
     const cli = samples.cli[s.name];
     const raw = samples.raw[s.name];
     const steps = cli[0].records;

@@ -30,12 +30,20 @@ export function canRetry(step: StepPlan): boolean {
   return step.onFailure.some((action) => action.type === 'retry' && !action.unsupported);
 }
 
+// One plain `recordStep` action per step, shared by all its transitions: a long workflow's chart
+// otherwise held one action object and one params object per transition.
+const records = new WeakMap<StepPlan, ActionRef>();
+
 /** The `recordStep` action of a step (stores the outcome, records the step), optionally marking how a failed step was left. */
 export function recordAction(step: StepPlan, failedVia?: FailedVia): ActionRef {
+  const shared = failedVia === undefined ? records.get(step) : undefined;
+  if (shared) return shared;
   const params: { stepId: string; failedVia?: FailedVia; call?: true } = { stepId: step.stepId };
   if (failedVia) params.failedVia = failedVia;
   if (step.call) params.call = true;
-  return { type: 'recordStep', params };
+  const action: ActionRef = { type: 'recordStep', params };
+  if (failedVia === undefined) records.set(step, action);
+  return action;
 }
 
 /**

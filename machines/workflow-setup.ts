@@ -183,7 +183,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         context.records.push(record);
         // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
         const data = last?.keepData === false ? undefined : (last?.data as object | undefined);
-        context.steps[params.stepId] = data === undefined ? { outputs: record.outputs } : { ...data, outputs: record.outputs };
+        // Object.assign, not a spread: on Node 20's V8 the spread made a new hidden class per step.
+        context.steps[params.stepId] = data === undefined ? { outputs: record.outputs } : Object.assign({}, data, { outputs: record.outputs });
       },
       scheduleRetry: ({ context }, params: { retryAfterSeconds: number }) => {
         context.retries += 1;
