@@ -11,9 +11,16 @@ import { RUN_STEP_DONE } from './step-runner.js';
 import type { StepPlan, WorkflowContext } from './types.js';
 import type { ActionRef, StateConfig, TransitionConfig } from './workflow-setup.js';
 
-/** The actor name a workflow's machine is invoked by, in the run's `calls`. */
+const CALL_PREFIX = 'workflow:';
+
+/** The actor name a workflow's machine is invoked by, in the run's `calls` (also the child's id). */
 export function callActorName(key: string): string {
-  return `workflow:${key}`;
+  return `${CALL_PREFIX}${key}`;
+}
+
+/** The workflow key of a call's actor name or child id (`workflow:login` → `login`). */
+export function calledKey(name: string): string {
+  return name.startsWith(CALL_PREFIX) ? name.slice(CALL_PREFIX.length) : name;
 }
 
 /** The `recordStep` action of a nested step. */
@@ -48,7 +55,8 @@ export function callSubStates(step: StepPlan, index: number, base: string): Reco
   const workflows = [call.workflow, ...call.transfers.filter((key) => key !== call.workflow)];
   const states: Record<string, StateConfig> = {
     [SUB_STATE.calling]: {
-      entry: [{ type: 'startRun', params: { index, stepId, phase: 'call' } }, 'countRun'],
+      // A call made again (a retry) starts with nothing of the last one.
+      entry: ['forgetCall', { type: 'startRun', params: { index, stepId, phase: 'call' } }, 'countRun'],
       on: {
         // Anything else (the inputs could not be evaluated) goes to the parent's transitions.
         [RUN_STEP_DONE]: [
@@ -67,7 +75,8 @@ export function callSubStates(step: StepPlan, index: number, base: string): Reco
       { target: `${base}.${SUB_STATE.judging}`, actions: 'storeCallResult' },
     ];
     states[subKey(SUB_STATE.invoking, n)] = {
-      invoke: { src: callActorName(key) as 'runStep', id: key, input: callInput(stepId, key, (context) => context.call?.inputs ?? {}), onDone } as unknown as StateConfig['invoke'],
+      // The child's id is prefixed: a workflow named `runStep` must not replace the step runner among the children.
+      invoke: { src: callActorName(key) as 'runStep', id: callActorName(key), input: callInput(stepId, key, (context) => context.call?.inputs ?? {}), onDone } as unknown as StateConfig['invoke'],
     };
   });
   return states;

@@ -7,7 +7,8 @@
  * type, outcome) and the plan's label as `description`; failures are data.
  */
 import { FAILED, SUB_STATE, SUCCEEDED, TRANSFERRED, stepTarget, subKey } from './state-keys.js';
-import { callSubStates } from './call-states.js';
+import { and } from 'xstate';
+import { callActorName, callSubStates } from './call-states.js';
 import { RUN_STEP_DONE } from './step-runner.js';
 import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowContext, WorkflowPlan } from './types.js';
 import type { ActionRef, CriteriaParams, StateConfig, TransitionConfig } from './workflow-setup.js';
@@ -85,8 +86,8 @@ export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number
       states[subKey(SUB_STATE.retryCall, n)] = {
         entry: 'startRetryCall',
         invoke: {
-          src: `workflow:${workflow}` as 'runStep',
-          id: workflow,
+          src: callActorName(workflow) as 'runStep',
+          id: callActorName(workflow),
           input: ({ context }: { context: WorkflowContext }) => ({
             inputs: context.inputs,
             maxSteps: context.run.maxSteps,
@@ -203,6 +204,18 @@ function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, ac
         { guard, target: gotoTarget(plan, step, action), reenter: true, description, meta: meta(action, 'fired'), actions: recordAction(step, 'on-failure-goto') },
       ];
     case 'retry': {
+      // A retry that runs a workflow is a nested call: past the depth limit it stops the run, as a nested step's call does.
+      const tooDeep: TransitionConfig[] =
+        action.workflow === undefined
+          ? []
+          : [
+              // No meta: the action does not fire; the engine stops the run (graphs and traces leave it out, as budgetSpent).
+              {
+                guard: and([{ type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } }, 'depthExceeded']),
+                target: FAILED,
+                actions: [recordAction(step), { type: 'failDepth', params: { stepId: step.stepId } }],
+              },
+            ];
       const retry: TransitionConfig = {
         guard: { type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } },
         target: retryTarget(step, index, action),
@@ -211,7 +224,7 @@ function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, ac
         actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
       };
       // v2: a retry whose limit is reached lets the chain go on (limitReachedTransitions come last).
-      return plan.v2 ? [retry] : [retry, limitReachedTransition(step, action)];
+      return plan.v2 ? [...tooDeep, retry] : [...tooDeep, retry, limitReachedTransition(step, action)];
     }
   }
 }

@@ -146,9 +146,16 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       startRetryCall: ({ context }) => {
         context.call = { inputs: context.inputs, records: [], transfers: [] };
       },
-      /** The step records of a retry action's workflow join this workflow's (each carries its own workflowId). */
+      /** The step records of a retry action's workflow go under the record of the attempt that retried (each carries its own workflowId). */
       recordCallSteps: ({ context }) => {
-        if (context.call) context.records.push(...context.call.records);
+        const attempt = context.records[context.records.length - 1];
+        if (!context.call || !attempt) return;
+        attempt.steps = context.call.records;
+        if (context.call.transfers.length > 0) attempt.transfers = context.call.transfers;
+      },
+      /** A call that starts again keeps nothing of the last one. */
+      forgetCall: ({ context }) => {
+        context.call = undefined;
       },
       /** The called workflow stopped the run: this workflow stops with the same failure, through this step. */
       failFromCall: ({ context }, params: { stepId: string }) => {

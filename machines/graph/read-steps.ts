@@ -7,6 +7,7 @@
  * from the transitions' data (`meta`, guard and action parameters, target keys) and a few fixed
  * words.
  */
+import { calledKey } from '../call-states.js';
 import { SUB_STATE } from '../state-keys.js';
 import type { ActionMeta } from '../types.js';
 import { actionName, type TransitionConfig } from './transition-label.js';
@@ -165,7 +166,7 @@ function retryRuns(transition: TransitionConfig, subStates: Config): string {
   const subKey = typeof target === 'string' ? (target.split('.').at(-1) ?? '') : '';
   const sub = subStates[subKey];
   if (!isObject(sub) || !(subKey.startsWith(SUB_STATE.retryStep) || subKey.startsWith(SUB_STATE.retryCall))) return '';
-  const invoked = isObject(sub.invoke) && typeof sub.invoke.id === 'string' ? sub.invoke.id : undefined;
+  const invoked = isObject(sub.invoke) && typeof sub.invoke.id === 'string' ? calledKey(sub.invoke.id) : undefined;
   if (invoked !== undefined) return `, running workflow ${invoked} first`;
   const stepId = listOf(sub.entry).map((a) => (actionName(a) === 'startRun' ? paramOf(a, 'stepId') : undefined)).find((id) => typeof id === 'string');
   return typeof stepId === 'string' ? `, running step ${stepId} first` : '';

@@ -7,6 +7,7 @@
  * transfers. A workflow already drawn (recursion, a second call) is only pointed to, so a cycle of
  * calls ends.
  */
+import { calledKey } from '../call-states.js';
 import { SUB_STATE } from '../state-keys.js';
 import { readSteps, type StepsChart, type StepsEdge, type StepsNode } from './read-steps.js';
 import { stepsEdgeId } from './steps-to-dot.js';
@@ -113,7 +114,7 @@ function callsOf(config: object, prefix: string): Map<string, string> {
   const states = (config as { states?: Record<string, { states?: Record<string, { invoke?: { id?: unknown } }> }> }).states ?? {};
   for (const [key, state] of Object.entries(states)) {
     const id = state?.states?.[SUB_STATE.invoking]?.invoke?.id;
-    if (typeof id === 'string') calls.set(`${prefix}${key}`, id);
+    if (typeof id === 'string') calls.set(`${prefix}${key}`, calledKey(id));
   }
   return calls;
 }

@@ -43,9 +43,9 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
           }
         }
       }
-      for (const entry of [...(step.onSuccess ?? []), ...(step.onFailure ?? [])]) checkAction(workflow, entry, known, report);
+      for (const entry of [...(step.onSuccess ?? []), ...(step.onFailure ?? [])]) checkAction(workflow, entry, known, report, edges);
     }
-    for (const entry of [...(workflow.successActions ?? []), ...(workflow.failureActions ?? [])]) checkAction(workflow, entry, known, report);
+    for (const entry of [...(workflow.successActions ?? []), ...(workflow.failureActions ?? [])]) checkAction(workflow, entry, known, report, edges);
   }
   for (const section of ['successActions', 'failureActions'] as const) {
     for (const action of Object.values(doc.components?.[section] ?? {})) {
@@ -65,12 +65,16 @@ function checkSourceName(doc: ArazzoDocument, name: string, reference: string, p
   else report.error('UNKNOWN_SOURCE', pointer, `${what} names "${reference}", but the document declares no source "${name}"${didYouMean(name, arazzo)}`);
 }
 
-function checkAction(workflow: Workflow, entry: ActionOrReference, known: (reference: string, pointer: string, what: string) => boolean, report: Report): void {
+/** Checks an action's targets; a retry that runs a workflow is a call, added to `edges` for the cycle check. */
+function checkAction(workflow: Workflow, entry: ActionOrReference, known: (reference: string, pointer: string, what: string) => boolean, report: Report, edges: Array<{ to: string; pointer: string }>): void {
   // A reference is checked where its component is declared.
   if (isReference(entry)) return;
   const action: Action = entry;
   const label = `${action.type ?? 'action'} action "${action.name ?? ''}"`;
-  if (action.workflowId !== undefined && action.stepId === undefined) known(action.workflowId, childPointer(action.pointer, 'workflowId'), label);
+  if (action.workflowId !== undefined && action.stepId === undefined) {
+    const pointer = childPointer(action.pointer, 'workflowId');
+    if (known(action.workflowId, pointer, label) && action.type === 'retry') edges.push({ to: action.workflowId, pointer });
+  }
   if (action.type === 'retry' && action.stepId !== undefined && action.workflowId === undefined) {
     const steps = workflow.steps.flatMap((step) => (step.stepId === undefined ? [] : [step.stepId]));
     if (!steps.includes(action.stepId)) {

@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   // Preparing a workflow run (before any request).
   BAD_REFERENCE: { kind: 'invalid-document', when: 'A `$components` reference in a step does not resolve.' },
   UNKNOWN_GOTO_TARGET: { kind: 'invalid-document', when: 'A `goto` action names a step or workflow that does not exist.' },
+  WORKFLOW_KEY_CLASH: { kind: 'invalid-document', when: 'v2: a workflowId with a `.` (such as `lib.finish`) is also the key of a workflow of an Arazzo source (`finish` of source `lib`); nothing is sent.' },
   DEPENDS_ON_CYCLE: { kind: 'invalid-document', when: 'v2: the `dependsOn` lists of the selected workflow and its dependencies form a cycle, or name a workflow the document does not have.' },
   RETRY_ON_SUCCESS: { kind: 'invalid-document', when: 'A success action is a `retry` (Arazzo allows only `end` and `goto` there).' },
   BAD_CONDITION: { kind: 'invalid-document', when: 'A criterion condition does not parse.' },

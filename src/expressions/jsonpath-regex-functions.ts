@@ -29,6 +29,9 @@ export function guardRegexFunctions(env: JSONPathEnvironment, onStopped: (reason
     const original = env.functionRegister.get(name) as FilterFunction | undefined;
     if (original === undefined) continue;
     const checker = new (original.constructor as FunctionClass)({ throwErrors: true, cacheSize: 0 });
+    // A pattern stopped once is not run again (on the next node, or the next step): an array of
+    // long strings would otherwise cost the time limit once per element.
+    const stopped = new Set<string>();
     const guarded: FilterFunction = {
       argTypes: original.argTypes,
       returnType: original.returnType,
@@ -39,8 +42,12 @@ export function guardRegexFunctions(env: JSONPathEnvironment, onStopped: (reason
         } catch {
           return false;
         }
+        if (stopped.has(pattern)) return false;
         const verdict = testRegex(ecmaScriptPattern(pattern, full), value);
-        if (verdict.reason !== undefined) onStopped(`jsonpath ${name}(): ${verdict.reason}`);
+        if (verdict.reason !== undefined) {
+          stopped.add(pattern);
+          onStopped(`jsonpath ${name}(): ${verdict.reason}; the pattern is not run again in this run`);
+        }
         return verdict.holds;
       },
     };

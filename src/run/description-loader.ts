@@ -82,25 +82,30 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     now: cache?.now ?? Date.now,
     warn: options.warn ?? (() => undefined),
   });
-  const fetchText = async (url: string): Promise<{ text: string; url: string }> => {
+  // A URL a document or a description chose: public addresses only (checked before and at connect time), through the ref pipeline.
+  const fetchGuarded = async (url: string): Promise<FetchedText> => {
     const refusal = await guard.refusal(url);
     if (refusal !== undefined) throw new RefFetchRefusedError(refusal);
     try {
-      const fetched = await fetchRef(url);
-      return { text: fetched.text, url: fetched.url };
+      return await fetchRef(url);
     } catch (error) {
       const reason = guard.reasonOf(error);
       throw reason === undefined ? error : new RefFetchRefusedError(reason);
     }
   };
+  const fetchText = async (url: string): Promise<{ text: string; url: string }> => {
+    const fetched = await fetchGuarded(url);
+    return { text: fetched.text, url: fetched.url };
+  };
   const loaded = new Map<string, Promise<OpenApiDescription>>();
 
-  const loadRemote = async (url: string): Promise<OpenApiDescription> => {
-    // The document names this URL, so its $refs to its own origin may reach it wherever it is.
-    guard.trustOrigin(url);
+  const loadRemote = async (url: string, named: 'by-user-document' | 'by-remote-document' = 'by-user-document'): Promise<OpenApiDescription> => {
+    // The user's document names this URL, so its $refs to its own origin may reach it wherever it
+    // is. A URL named by a fetched document is held to the $ref rules instead: public addresses only.
+    if (named === 'by-user-document') guard.trustOrigin(url);
     let fetched: FetchedText;
     try {
-      fetched = await fetch(url);
+      fetched = await (named === 'by-user-document' ? fetch(url) : fetchGuarded(url));
     } catch (error) {
       // The same words loadDescription uses when its own fetch fails.
       const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
@@ -147,15 +152,18 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     throw error instanceof DescriptionError ? new DescriptionUnavailableError(error.message) : error;
   };
   return Object.assign(load, {
-    readDocument: (location: string, base: string) => readSourceDocument(location, base, { policy, fetch, trustOrigin: (url) => guard.trustOrigin(url) }).catch(unavailable),
+    // A document fetched over http(s) names URLs as a remote description's $refs do: fetched through
+    // the guarded pipeline (no private address, before or at connect time), and never trusted.
+    readDocument: (location: string, base: string) =>
+      readSourceDocument(location, base, isHttp(base) ? { policy, fetch: fetchGuarded, trustOrigin: () => undefined } : { policy, fetch, trustOrigin: (url) => guard.trustOrigin(url) }).catch(unavailable),
     from: (base: string) => async (location: string) => {
-      let target: { location: string };
+      let target: { location: string; remote: boolean };
       try {
         target = sourceTarget(location, base, policy.allowRefHosts);
       } catch (error) {
         return unavailable(error);
       }
-      return load(target.location);
+      return target.remote && isHttp(base) ? loadRemote(target.location, 'by-remote-document') : load(target.location);
     },
   });
 }
@@ -208,4 +216,8 @@ async function rememberLocal(cache: DescriptionCache, path: string, before: { mt
 
 function shown(url: string): string {
   return redactUrl(url, secretNames(undefined));
+}
+
+function isHttp(location: string): boolean {
+  return /^https?:\/\//i.test(location);
 }

@@ -122,7 +122,7 @@ export function actionLine(note: ActionNote, secrets: Iterable<string>, style: S
 /** `⟳ fetch: 503 Service Unavailable, transport retry 1/2 in 400ms` (printed before the step's progress line). */
 export function transportRetryLine(stepId: string, retry: TransportRetry, style: Style): string {
   const cause = retry.status !== undefined ? statusLine(retry.status) : (retry.code ?? 'transport error').toLowerCase().replace(/_/g, ' ');
-  return `${style.yellow('⟳')} ${stepId}: ${cause}, transport retry ${retry.attempt}/${retry.of} in ${formatWait(retry.delayMs)}`;
+  return `${style.yellow('⟳')} ${printableLine(stepId)}: ${cause}, transport retry ${retry.attempt}/${retry.of} in ${formatWait(retry.delayMs)}`;
 }
 
 /** `2s`, `1.5s`, `400ms`. */

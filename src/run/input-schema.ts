@@ -60,7 +60,8 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
     throw new ToolError('INPUT_SCHEMA_INVALID', `${where}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
   }
   const check = (inputs: Record<string, unknown>) => {
-    const data: Record<string, unknown> = { ...inputs };
+    // Ajv writes defaults into the data at any depth: a deep copy keeps the caller's values (a step's outputs, the run's inputs) as they were.
+    const data: Record<string, unknown> = structuredClone(inputs);
     return validate(data) ? { inputs: data } : { problem: validate.errors?.[0] as AjvProblem | undefined, data };
   };
   return Object.assign(check, { schema });

@@ -45,7 +45,7 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
     if (!target) continue;
     const { document, workflow } = target;
     const references = await documents.references(document, workflow);
-    for (const reached of references.values()) if (!targets.has(reached.key)) targets.set(reached.key, reached);
+    for (const reached of references.values()) addTarget(targets, reached);
     const own = document === documents.root ? warnings : [];
     const ids = document.loaded.model.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
     const prepared = prepareWorkflow(document.loaded.model, workflow, document.sources, own, document.criteria, {
@@ -107,7 +107,7 @@ export async function dependencyOrder(documents: RunDocuments, entry: ResolvedWo
     for (const reference of current.workflow.dependsOn) {
       const target = references.get(reference);
       if (!target) throw new ToolError('DEPENDS_ON_CYCLE', `workflow "${key}" depends on "${reference}", which is not a workflow of its document or of its Arazzo sources`);
-      if (!targets.has(target.key)) targets.set(target.key, target);
+      addTarget(targets, target);
       if (state.get(target.key) === 'visiting') throw new ToolError('DEPENDS_ON_CYCLE', `dependsOn forms a cycle: ${[...path, key, target.key].join(' → ')}`);
       if (state.get(target.key) !== 'done') await visit(target, [...path, key]);
     }
@@ -142,5 +142,18 @@ export async function attachCallInputChecks(doc: LoadedDocument, run: PreparedRu
         return 'inputs' in checked ? checked : { reason: callInputsProblem(key, checked.problem) };
       };
     }
+  }
+}
+
+/**
+ * Adds a reached workflow under its key. Two different workflows with one key (a local id with a
+ * `.`, such as `lib.finish`, and the workflow `finish` of source `lib`) would run each other:
+ * refused before anything is sent.
+ */
+function addTarget<T extends { key: string; workflow: object }>(targets: Map<string, T>, target: T): void {
+  const known = targets.get(target.key);
+  if (known === undefined) targets.set(target.key, target);
+  else if (known.workflow !== target.workflow) {
+    throw new ToolError('WORKFLOW_KEY_CLASH', `two workflows have the key "${target.key}" (a workflowId with a "." and a workflow of an Arazzo source); rename the workflow so that the run can tell them apart`);
   }
 }

@@ -75,13 +75,13 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
       const status = response ? String(response.status) : '---';
       const timing = response ? style.dim(` ${formatMs(response.durationMs)}`) : '';
       const why = !ok && reason ? `: ${printableLine(reason, values)}` : '';
-      progress(`${mark} ${stepId} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
+      progress(`${mark} ${printableLine(stepId)} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
     },
-    stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${stepId}: ${printableLine(reason, values)}`),
+    stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${printableLine(stepId)}: ${printableLine(reason, values)}`),
     callDone(stepId, workflowId, ok, reason) {
       if (ok) held = undefined;
       const why = !ok && reason ? `: ${printableLine(reason, values)}` : '';
-      progress(`${ok ? style.green('✓') : style.red('✗')} ${stepId} → workflow ${printableLine(workflowId)}${why}`);
+      progress(`${ok ? style.green('✓') : style.red('✗')} ${printableLine(stepId)} → workflow ${printableLine(workflowId)}${why}`);
     },
     exchange(stepId, exchange) {
       if (opts.quiet) {
@@ -94,8 +94,9 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
     transportRetry: (stepId, retry) => progress(transportRetryLine(stepId, retry, style)),
     action: (_stepId, note) => progress(actionLine(note, known, style)),
     workflowFailed(workflowId, failure) {
-      const where = failure.stepId ? ` at step "${failure.stepId}"` : '';
-      write(`${style.red('error:')} workflow "${workflowId}" failed${where}: ${printableLine(failureMessage(failure), values)}`);
+      // Ids come from the document: printed without control characters, as everything else.
+      const where = failure.stepId ? ` at step "${printableLine(failure.stepId)}"` : '';
+      write(`${style.red('error:')} workflow "${printableLine(workflowId)}" failed${where}: ${printableLine(failureMessage(failure), values)}`);
       // The failure is the error, and its explanation part of it: --quiet keeps it.
       if (held !== undefined && held.stepId === failure.stepId && explained(failure)) write(held.lines().join('\n'));
       held = undefined;

@@ -116,7 +116,8 @@ describe('retry actions with a target, and the end of a retry', () => {
   it('a retry with workflowId runs that workflow as a nested call, then retries', async () => {
     const result = await run('retryWorkflow', { 'GET /d': {}, 'GET /a': [{ status: 401 }, { status: 200 }] });
     expect(result.code).toBe(0);
-    expect(trail(recordOf(result).steps)).toEqual(['retryWorkflow.flaky:401', 'login.doLogin:200', 'retryWorkflow.flaky:200']);
+    // The workflow a retry ran is under the record of the attempt that retried.
+    expect(trail(recordOf(result).steps)).toEqual(['retryWorkflow.flaky:401[login.doLogin:200]', 'retryWorkflow.flaky:200']);
     expect(paths()).toEqual(['GET /a', 'GET /d', 'GET /a']);
   });
 
@@ -285,3 +286,26 @@ describe('interrupting a nested run', () => {
   });
 });
 const STACK = /\n\s+at .*:\d+:\d+/;
+
+describe('review follow-ups', () => {
+  it('a retry that runs its own workflow again is stopped at --tool-max-depth, fast', async () => {
+    const started = Date.now();
+    const result = await run('retrySelf', { 'GET /a': { status: 401 } }, ['--tool-max-depth', '4']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('WorkflowDepthExceeded');
+    expect(h.server.hits.length).toBeLessThanOrEqual(5);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a workflow named runStep is called like any other', async () => {
+    const result = await run('callsRunStep', { 'GET /a': { body: { a: 1 } } });
+    expect(result.code).toBe(0);
+    expect(recordOf(result).outputs).toEqual({ a: 1 });
+  });
+
+  it('defaults of the called workflow\'s schema do not change the caller\'s values', async () => {
+    const result = await run('keepsCallerData', { 'GET /a': { body: { cfg: {} } }, 'GET /b': {} });
+    expect(result.code).toBe(0);
+    expect(recordOf(result).outputs).toEqual({ cfg: {}, flag: true });
+  });
+});

@@ -20,6 +20,14 @@ describe('JSONPath regex functions', () => {
     }
   });
 
+  it('runs a stopped pattern only once: an array of long strings costs one time limit, not one per element', async () => {
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
+    const query = compileJsonPath(jsonpath!, `$[?search(@, '(x+)+y')]`);
+    const started = Date.now();
+    expect(jsonPathValues(query, ['x'.repeat(40), 'x'.repeat(41), 'x'.repeat(42), 'x'.repeat(43)])).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(3500);
+  });
+
   it('keeps RFC 9535 semantics: match() is anchored, search() is not, . skips line breaks, a non-I-Regexp does not match', async () => {
     const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
     const values = (q: string, data: unknown) => jsonPathValues(compileJsonPath(jsonpath!, q), data);
