@@ -1,3 +1,4 @@
+import { MEMO_LIMIT, deepFreeze } from './parse-expression.js';
 /**
  * Recursive-descent parser for the simple condition language. Precedence, tightest first:
  * `!`, comparison (`== != < <= > >=`, not chainable), `&&`, `||`; parentheses group. Chains of
@@ -131,5 +132,13 @@ class ConditionParser {
 
 /** Parses a `simple` criterion condition into an AST, parsing its expressions once. Throws ConditionSyntaxError. */
 export function parseCondition(source: string): Condition {
-  return new ConditionParser(source, tokenizeCondition(source)).parse();
+  let parsed = parsedConditions.get(source);
+  if (parsed === undefined) {
+    parsed = deepFreeze(new ConditionParser(source, tokenizeCondition(source)).parse());
+    if (parsedConditions.size < MEMO_LIMIT) parsedConditions.set(source, parsed);
+  }
+  return parsed;
 }
+
+/** One read-only tree per distinct condition (see parseExpression). */
+const parsedConditions = new Map<string, Condition>();

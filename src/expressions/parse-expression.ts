@@ -255,7 +255,29 @@ class ExpressionParser {
 
 /** Parses one runtime expression (the whole string). Throws ExpressionSyntaxError. */
 export function parseExpression(source: string): Expression {
-  return new ExpressionParser(source).parse();
+  let parsed = parsedExpressions.get(source);
+  if (parsed === undefined) {
+    parsed = deepFreeze(new ExpressionParser(source).parse());
+    if (parsedExpressions.size < MEMO_LIMIT) parsedExpressions.set(source, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * Syntax trees are read-only once parsed (frozen), so one tree serves every step that writes the
+ * same expression: a 1000-step workflow writes `$response.body#/next` a thousand times.
+ */
+const parsedExpressions = new Map<string, Expression>();
+/** Distinct sources kept; past it, trees are parsed and not kept (a document of generated expressions). */
+export const MEMO_LIMIT = 4096;
+
+/** Freezes a syntax tree (plain objects and arrays) in place and returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /**
