@@ -40,6 +40,7 @@ export function callInput(stepId: string, key: string, inputs: (context: Workflo
     depth: context.depth + 1,
     via: [...context.via, stepId],
     actor: `${context.actor}/${stepId}/${key}`,
+    stack: context.stack,
   });
 }
 

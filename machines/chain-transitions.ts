@@ -8,9 +8,9 @@
  */
 import { FAILED, SUB_STATE, SUCCEEDED, TRANSFERRED, stepTarget, subKey } from './state-keys.js';
 import { and } from 'xstate';
-import { callActorName, callSubStates } from './call-states.js';
+import { callActorName, callInput, callSubStates } from './call-states.js';
 import { RUN_STEP_DONE } from './step-runner.js';
-import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowContext, WorkflowPlan } from './types.js';
+import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
 import type { ActionRef, CriteriaParams, StateConfig, TransitionConfig } from './workflow-setup.js';
 
 type FailedVia = StepRecord['failedVia'];
@@ -88,14 +88,7 @@ export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number
         invoke: {
           src: callActorName(workflow) as 'runStep',
           id: callActorName(workflow),
-          input: ({ context }: { context: WorkflowContext }) => ({
-            inputs: context.inputs,
-            maxSteps: context.run.maxSteps,
-            run: context.run,
-            depth: context.depth + 1,
-            via: [...context.via, step.stepId],
-            actor: `${context.actor}/${step.stepId}/${workflow}`,
-          }),
+          input: callInput(step.stepId, workflow, (context) => context.inputs),
           onDone: [
             { guard: 'callFatal', target: FAILED, actions: ['storeCallResult', 'recordCallSteps', { type: 'failFromCall', params: { stepId: step.stepId } }] },
             { guard: 'callFailed', target: FAILED, actions: ['storeCallResult', 'recordCallSteps', { type: 'failCall', params: { stepId: step.stepId, action: action.name, workflow } }] },

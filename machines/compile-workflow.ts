@@ -44,6 +44,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
       key,
       via: input.via ?? [],
       actor: input.actor ?? key,
+      stack: [...(input.stack ?? []), key],
       depth: input.depth ?? 0,
       run: input.run ?? newRunShared(input.maxSteps),
       v2: plan.v2 === true,

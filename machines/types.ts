@@ -218,6 +218,8 @@ export interface WorkflowContext {
   actor: string;
   /** Calls above this machine (0 for a top-level workflow). */
   depth: number;
+  /** The keys of the workflows on the call stack, outermost first, this one's last. */
+  stack: string[];
   run: RunShared;
   /** The current step's nested call (v2). */
   call?: CallState;
@@ -251,6 +253,8 @@ export interface WorkflowInput {
   depth?: number;
   via?: string[];
   actor?: string;
+  /** The callers' stack (WorkflowContext.stack of the machine that calls). */
+  stack?: string[];
 }
 
 /** Input of one step run: what the `runStep` actor receives in a `run` event. */
@@ -263,6 +267,8 @@ export interface RunStepInput {
   via: readonly string[];
   /** `$workflows.<id>` of the run. */
   workflows: RunShared['workflows'];
+  /** The keys of the workflows on the call stack (WorkflowContext.stack). */
+  stack: readonly string[];
   /** A nested step (v2): `call` evaluates the call's inputs; `judge` judges the finished call (`result`). */
   phase?: 'call' | 'judge';
   result?: WorkflowResult;

@@ -30,6 +30,8 @@ export interface StepProgram extends StepCriteria {
   outputs: CompiledOutputs;
   /** Whether an expression may read this step's request or response (`$steps.<id>.request…`); if not, they are not kept for later steps. */
   dataRead: boolean;
+  /** A nested step (v2): the key of the workflow it calls (set when the run is prepared). */
+  callKey?: string;
   /** A nested step (v2) whose called workflow declares inputs: checks the call's inputs against its schema (defaults filled in). */
   callInputs?: (inputs: Record<string, unknown>) => { inputs: Record<string, unknown> } | { reason: string };
   /** What `$sourceDescriptions.…` and `$components.…` resolve to; one object shared by every step of the workflow. */

@@ -26,6 +26,12 @@ export function shownStepId(input: Pick<RunStepInput, 'via'>, stepId: string): s
  * is kept as written).
  */
 export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: Reporter): StepOutcome {
+  // A dry run judges nothing, so a workflow that calls itself would go down to the depth limit:
+  // it shows each cycle of calls once (the workflow runs again once) and does not go round again.
+  if (dryRun && program.callKey !== undefined && input.stack.filter((key) => key === program.callKey).length >= 2) {
+    reporter.warn(`step "${shownStepId(input, program.stepId)}": a dry run does not call workflow "${program.callKey}" again (it is already being called)`);
+    return { statusCode: 0, ok: false, dryRun: true, outputs: {}, keepData: false };
+  }
   const ctx = baseContext(program, input);
   const inputs: Record<string, unknown> = {};
   for (const parameter of program.parameters) {

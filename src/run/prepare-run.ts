@@ -59,8 +59,12 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
     queue.push(...calledBy(prepared.plan));
   }
   // A nested step may end up running any workflow a transfer inside its call can reach.
-  for (const { plan } of workflows.values()) {
-    for (const step of plan.steps) if (step.call) step.call.transfers = [...transferClosure(step.call.workflow, workflows)];
+  for (const { plan, programs } of workflows.values()) {
+    plan.steps.forEach((step, index) => {
+      if (!step.call) return;
+      step.call.transfers = [...transferClosure(step.call.workflow, workflows)];
+      programs[index]!.callKey = step.call.workflow;
+    });
   }
   return { entry: entryKey, dependencies, workflows, targets };
 }

@@ -60,6 +60,13 @@ describe('nested workflow steps', () => {
     expect(deep.stderr).toContain('in nested step "again" → "again" → … 28 more … → "again" → "again", step "again": WorkflowDepthExceeded');
   });
 
+  it('a dry run of a workflow that calls itself shows the call once and does not recurse', async () => {
+    const result = await run('selfCall', {}, ['--dry-run']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('step "again/again": a dry run does not call workflow "selfCall" again (it is already being called)');
+    expect(trail(recordOf(result).steps)).toEqual(['selfCall.again:0[selfCall.again:0]']);
+  });
+
   it('counts --tool-max-steps across nested workflows', async () => {
     const result = await run('main', { 'GET /a': { body: { id: 7 } }, 'GET /items/{id}': { body: { status: 'ready' } } }, ['--tool-max-steps', '3']);
     expect(result.code).toBe(1);
