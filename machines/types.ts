@@ -178,6 +178,8 @@ export interface RunFailure {
   maxDepth?: number;
   workflow?: string;
   cause?: RunFailure;
+  /** CALL_FAILED: the retry's workflow ended by a transfer to this workflow, which a retry's call does not follow. */
+  transferTo?: string;
   via?: string[];
 }
 

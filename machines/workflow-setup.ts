@@ -140,6 +140,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         const failure: RunFailure = { code: 'CALL_FAILED', stepId: params.stepId, action: params.action, workflow: params.workflow };
         const cause = context.call?.result?.failure;
         if (cause) failure.cause = cause;
+        const transfer = context.call?.result?.transfer;
+        if (transfer) failure.transferTo = transfer.to;
         context.failure = failure;
       },
       /** A retry action's workflow starts (v2): with the current workflow's inputs. */

@@ -33,6 +33,7 @@ function ownMessage(failure: RunFailure): string {
     case 'DEPTH_EXCEEDED':
       return `WorkflowDepthExceeded: a nested call would be ${failure.depth ?? 0} workflows deep, past the limit of ${failure.maxDepth ?? 0} (raise it with --tool-max-depth)`;
     case 'CALL_FAILED':
+      if (failure.transferTo !== undefined) return `retry action "${failure.action}" ran workflow "${failure.workflow}", which ended by a goto to workflow "${failure.transferTo}"; a retry runs the workflow it names and does not follow a transfer`;
       return `retry action "${failure.action}" ran workflow "${failure.workflow}", which failed: ${failure.cause ? failureMessage(failure.cause) : 'no reason given'}`;
     case 'UNSUPPORTED':
     case 'INTERNAL':

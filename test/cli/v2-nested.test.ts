@@ -304,6 +304,12 @@ describe('review follow-ups', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('a retry whose workflow ends by a transfer fails with a message that says so', async () => {
+    const result = await run('retryTransfers', { 'GET /a': [{ status: 401 }, { status: 200 }], 'GET /c': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('retry action "viaTransfer" ran workflow "transfers", which ended by a goto to workflow "target"; a retry runs the workflow it names and does not follow a transfer');
+  });
+
   it('a workflow named runStep is called like any other', async () => {
     const result = await run('callsRunStep', { 'GET /a': { body: { a: 1 } } });
     expect(result.code).toBe(0);
