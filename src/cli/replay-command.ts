@@ -1,12 +1,9 @@
 import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
 import { CommandUsageError } from '../errors/tool-error.js';
-import { parseRefHosts } from './allow-ref-hosts.js';
 import { exitCodeFor } from './exit-codes.js';
-import { parseCount, resolveInputs } from './input-flags.js';
 import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
-import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
+import { resolveSharedRunFlags, workflowRunOptions } from './workflow-options.js';
 
 /** `tool arazzo replay <file> --from <file.har>`: runs a workflow again against the responses a `--har` file recorded, sending nothing. */
 export class ReplayCommand extends ToolCommand {
@@ -34,20 +31,17 @@ export class ReplayCommand extends ToolCommand {
 
   inputs = Option.Array('--input', [], { description: 'An input as key=value (repeatable); give the ones the recorded run had' });
 
-  inputEnv = Option.Array('--input-env', [], { description: 'An input read from an environment variable, as name=VAR (repeatable); never printed' });
+  inputEnv = workflowRunOptions.inputEnv();
 
-  inputsFile = Option.String('--inputs-file', { description: 'A JSON or YAML object of inputs; --input and --input-env override it' });
+  inputsFile = workflowRunOptions.inputsFile();
 
-  workflow = Option.String('--workflow', { description: 'The workflowId to run (required when the document has several)' });
+  workflow = workflowRunOptions.workflow();
 
-  output = Option.String('--output', 'json', {
-    description: 'Format of the run record on stdout: json or yaml',
-    validator: t.isEnum(['json', 'yaml'] as const),
-  });
+  output = workflowRunOptions.output();
 
   verbose = Option.Boolean('--verbose', false, { description: "Print every step's replayed request and response (secrets as ***)" });
 
-  quiet = Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' });
+  quiet = workflowRunOptions.quiet();
 
   maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
 
@@ -61,43 +55,29 @@ export class ReplayCommand extends ToolCommand {
 
   junit = Option.String('--junit', { description: REPORT_FLAG_DESCRIPTIONS.junit });
 
-  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host the descriptions' http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" });
+  allowRefHosts = workflowRunOptions.allowRefHosts();
 
-  allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
+  allowRead = workflowRunOptions.allowRead();
 
-  runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
+  runner = workflowRunOptions.runner();
 
   async execute(): Promise<number> {
     // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
     if (this.from === undefined) throw new CommandUsageError('arazzo replay needs --from <file.har>', 'Record a run with tool arazzo run <file> --har run.har, then replay it with --from run.har.');
     const from = this.from;
-    const runner = resolveRunner(this.runner, this.context.env);
-    const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd, runner);
+    const shared = await resolveSharedRunFlags(this, this.context);
     const options = {
+      ...shared,
       file: this.file,
-      inputs: given.inputs,
-      secretInputs: given.secrets,
-      stringInputs: given.strings,
-      workflowId: this.workflow,
       dryRun: false,
-      output: this.output,
-      verbose: this.verbose,
-      quiet: this.quiet,
-      maxSteps: parseCount('--tool-max-steps', this.maxSteps, 1, 100_000_000),
-      maxDepth: parseCount('--tool-max-depth', this.maxDepth, 1, 10_000),
-      binds: parseBindFlags(this.bind, runner),
       // Descriptions may still be fetched (a remote source): with run's defaults.
       retry: 2,
       retryUnsafe: false,
       timeoutMs: 30_000,
-      bodyLimit: parseCount('--tool-body-limit', this.bodyLimit, 0, 50 * 1024 * 1024),
-      allowRefHosts: await parseRefHosts(this.allowRefHosts),
-      allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd),
-      runner,
       reports: reportTargets({ report: this.report, junit: this.junit }, this.context.cwd, from),
     };
     const { loadReplayPipeline } = await import('../run/report/replay-pipeline.js');
-    const sender = await loadReplayPipeline(from, this.context.cwd, given.secrets);
+    const sender = await loadReplayPipeline(from, this.context.cwd, shared.secretInputs);
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context, { sender })).kind);
   }

@@ -1,10 +1,8 @@
 import { Command, Option } from 'clipanion';
-import * as t from 'typanion';
-import { parseRefHosts } from './allow-ref-hosts.js';
 import { exitCodeFor } from './exit-codes.js';
-import { parseCount, parseSeconds, resolveInputs } from './input-flags.js';
-import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { parseCount, parseSeconds } from './input-flags.js';
 import { ToolCommand } from './tool-command.js';
+import { resolveSharedRunFlags, workflowRunOptions } from './workflow-options.js';
 import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
 
 /** `tool arazzo run <file>`: executes one workflow of an Arazzo document and prints its run record. */
@@ -38,22 +36,19 @@ export class RunCommand extends ToolCommand {
 
   inputs = Option.Array('--input', [], { description: 'An input as key=value (repeatable); values are strings' });
 
-  inputEnv = Option.Array('--input-env', [], { description: 'An input read from an environment variable, as name=VAR (repeatable); never printed' });
+  inputEnv = workflowRunOptions.inputEnv();
 
-  inputsFile = Option.String('--inputs-file', { description: 'A JSON or YAML object of inputs; --input and --input-env override it' });
+  inputsFile = workflowRunOptions.inputsFile();
 
-  workflow = Option.String('--workflow', { description: 'The workflowId to run (required when the document has several)' });
+  workflow = workflowRunOptions.workflow();
 
   dryRun = Option.Boolean('--dry-run', false, { description: 'Print each resolved request on stderr; send nothing' });
 
-  output = Option.String('--output', 'json', {
-    description: 'Format of the run record on stdout: json or yaml',
-    validator: t.isEnum(['json', 'yaml'] as const),
-  });
+  output = workflowRunOptions.output();
 
   verbose = Option.Boolean('--verbose', false, { description: "Print how each source is bound (API, base URL, auth) before running, and every step's request and response (secrets as ***)" });
 
-  quiet = Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' });
+  quiet = workflowRunOptions.quiet();
 
   maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000); in v2, across nested, dependency and transferred workflows' });
 
@@ -81,43 +76,27 @@ export class RunCommand extends ToolCommand {
 
   inspectPort = Option.String('--inspect-port', { description: 'Port of the --inspect server, which it implies (default: any free port)' });
 
-  allowRefHosts = Option.Array('--tool-allow-ref-host', [], { description: "A host the descriptions' http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" });
+  allowRefHosts = workflowRunOptions.allowRefHosts();
 
-  allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
+  allowRead = workflowRunOptions.allowRead();
 
-  runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
+  runner = workflowRunOptions.runner();
 
   bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api, before x-tool-api and name match (repeatable; v2 only)' });
 
   async execute(): Promise<number> {
-    const runner = resolveRunner(this.runner, this.context.env);
-    const binds = parseBindFlags(this.bind, runner);
-    const given = await resolveInputs({ input: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile }, this.context.env, this.context.cwd, runner);
     const options = {
+      ...(await resolveSharedRunFlags(this, this.context)),
       file: this.file,
-      inputs: given.inputs,
-      secretInputs: given.secrets,
-      stringInputs: given.strings,
-      workflowId: this.workflow,
       dryRun: this.dryRun,
-      output: this.output,
-      verbose: this.verbose,
-      quiet: this.quiet,
-      maxSteps: parseCount('--tool-max-steps', this.maxSteps, 1, 100_000_000),
-      maxDepth: parseCount('--tool-max-depth', this.maxDepth, 1, 10_000),
       retry: parseCount('--tool-retry', this.retry, 0, 20),
       retryUnsafe: this.retryUnsafe,
       timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
-      bodyLimit: parseCount('--tool-body-limit', this.bodyLimit, 0, 50 * 1024 * 1024),
       trace: this.trace,
       reports: reportTargets({ report: this.report, har: this.har, junit: this.junit }, this.context.cwd),
       inspect: this.inspect || this.inspectHold || this.inspectPort !== undefined,
       inspectHold: this.inspectHold,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
-      allowRefHosts: await parseRefHosts(this.allowRefHosts),
-      allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd),
-      runner,
-      binds,
     };
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context)).kind);

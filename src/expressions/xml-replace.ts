@@ -1,6 +1,6 @@
 /** An XML `requestBody.replacements` entry (v2): the nodes an XPath selects get new text. */
 import type { XPathLibrary } from './criterion-libraries.js';
-import { MAX_XML_CHARS } from './xpath-criterion.js';
+import { firstLine, MAX_XML_CHARS, parseXml } from './xpath-criterion.js';
 
 /** Thrown by setXmlText: the payload is not XML, or a target is not an XPath or selects nothing; `target` is the one at fault, if any. */
 export class XmlReplaceError extends Error {
@@ -35,12 +35,7 @@ export function setXmlText(library: XPathLibrary, xml: string, replacements: Rea
   if (xml.length > MAX_XML_CHARS) throw new XmlReplaceError(`the XML payload is larger than ${MAX_XML_CHARS / 1024 / 1024} MiB`);
   let document: unknown;
   try {
-    const parser = new library.xmldom.DOMParser({
-      onError: (level, message) => {
-        if (level !== 'warning') throw new Error(message);
-      },
-    });
-    document = parser.parseFromString(xml, 'text/xml');
+    document = parseXml(library, xml);
   } catch (error) {
     throw new XmlReplaceError(`the payload is not well-formed XML: ${firstLine(error)}`);
   }
@@ -61,11 +56,4 @@ export function setXmlText(library: XPathLibrary, xml: string, replacements: Rea
     }
   }
   return new library.xmldom.XMLSerializer().serializeToString(document as never);
-}
-
-/** The first line of an xmldom or fontoxpath message, its code first when it has one (XPST0003: …). */
-function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const coded = /(?:^|\n)\s*(?:Error: )?([A-Z]{4}\d{4}: [^\n]*)/.exec(message)?.[1];
-  return coded ?? message.split('\n')[0] ?? message;
 }

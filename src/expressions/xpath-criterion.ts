@@ -33,14 +33,7 @@ export function xpathHolds(library: XPathLibrary, expression: string, value: unk
   if (text.length > MAX_XML_CHARS) return { holds: false, reason: `the context value is larger than ${MAX_XML_CHARS / 1024 / 1024} MiB` };
   let document: unknown;
   try {
-    // xmldom never fetches external entities and does not expand entities a DTD declares (a
-    // "billion laughs" document is refused as an unknown entity), so parsing stays linear.
-    const parser = new library.xmldom.DOMParser({
-      onError: (level, message) => {
-        if (level !== 'warning') throw new Error(message);
-      },
-    });
-    document = parser.parseFromString(text, 'text/xml');
+    document = parseXml(library, text);
   } catch (error) {
     return { holds: false, reason: `the context value is not well-formed XML: ${firstLine(error)}` };
   }
@@ -52,8 +45,22 @@ export function xpathHolds(library: XPathLibrary, expression: string, value: unk
   }
 }
 
+/**
+ * Parses XML text with xmldom, throwing on any error (not on warnings). xmldom never fetches
+ * external entities and does not expand entities a DTD declares (a "billion laughs" document is
+ * refused as an unknown entity), so parsing stays linear.
+ */
+export function parseXml(library: XPathLibrary, text: string): unknown {
+  const parser = new library.xmldom.DOMParser({
+    onError: (level, message) => {
+      if (level !== 'warning') throw new Error(message);
+    },
+  });
+  return parser.parseFromString(text, 'text/xml');
+}
+
 /** The line of an xmldom or fontoxpath error that says what is wrong (fontoxpath puts an excerpt first, then `Error: XPST0003: …`). */
-function firstLine(error: unknown): string {
+export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const coded = /(?:^|\n)\s*(?:Error: )?([A-Z]{4}\d{4}: [^\n]*)/.exec(message)?.[1];
   if (coded !== undefined) return coded;
