@@ -2,7 +2,6 @@ import type { Writable } from 'node:stream';
 import type { Finding } from '../arazzo/finding.js';
 import { formatFinding } from '../arazzo/format-finding.js';
 import { RUNS_WITH_V2 } from '../arazzo/finding.js';
-import { NOT_YET_V2_TEXT, type RunnerVersion } from '../arazzo/runner-version.js';
 import type { ActionOrReference, ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { CommandUsageError, ToolError } from '../errors/tool-error.js';
@@ -105,11 +104,11 @@ export function selectWorkflow(doc: LoadedDocument, workflowId: string | undefin
 }
 
 /**
- * Throws (exit 1, before any request) when the workflow declares dependsOn: v1 (and v2, in this
- * version) runs only the selected workflow, and running it without what it depends on would not be
- * the workflow the document describes.
+ * Throws (exit 1, before any request) when the workflow declares dependsOn in a v1 run: v1 runs
+ * only the selected workflow, and running it without what it depends on would not be the
+ * workflow the document describes (v2 runs the dependencies first).
  */
-export function refuseDependencies(doc: LoadedDocument, workflow: Workflow, runner: RunnerVersion = 'v1'): void {
+export function refuseDependencies(doc: LoadedDocument, workflow: Workflow): void {
   if (workflow.dependsOn.length === 0) return;
   const position = doc.locate(`${workflow.pointer}/dependsOn`);
   const where = position ? `${doc.file}:${position.line}:${position.col}` : doc.file;
@@ -117,9 +116,7 @@ export function refuseDependencies(doc: LoadedDocument, workflow: Workflow, runn
   const first = workflow.dependsOn.find((id) => !id.startsWith('$')) ?? workflow.dependsOn[0];
   throw new ToolError(
     'DEPENDS_ON_UNSUPPORTED',
-    runner === 'v2'
-      ? `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}; dependsOn is ${NOT_YET_V2_TEXT}; nothing was sent`
-      : `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}, and dependsOn is not supported by the v1 runner; nothing was sent ${RUNS_WITH_V2}`,
+    `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}, and dependsOn is not supported by the v1 runner; nothing was sent ${RUNS_WITH_V2}`,
     `Run the workflows it depends on first (tool arazzo run ${doc.file} --workflow ${first}), then run it without dependsOn.`,
   );
 }

@@ -89,7 +89,7 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   if (step.operationId === undefined) {
     // v2 runs operationPath steps (compile-steps.ts finds their operation).
     if (step.operationPath !== undefined) {
-      if (runner === 'v1') planned.unsupported = notRun(runner, 'operationPath steps are not supported in v1; use operationId', 'an operationPath step');
+      if (runner === 'v1') planned.unsupported = `operationPath steps are not supported in v1; use operationId ${RUNS_WITH_V2}`;
     } else if (step.workflowId !== undefined) {
       const key = runner === 'v2' ? keyOf(step.workflowId) : undefined;
       if (key !== undefined) planned.call = { workflow: key, transfers: [] };
@@ -98,7 +98,7 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   }
   // Sending the payload without its replacements would send the wrong request, so nothing is sent (v2 applies them).
   if (runner === 'v1' && step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
-    planned.unsupported ??= notRun(runner, 'requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent', 'requestBody.replacements (the body would be wrong without them; nothing was sent)');
+    planned.unsupported ??= `requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent ${RUNS_WITH_V2}`;
   }
   return planned;
 }

@@ -209,7 +209,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent', true, opts.workflowId)) return { kind: 'invalid-document' };
 
   const workflow = selectWorkflow(doc, opts.workflowId);
-  if (runner === 'v1') refuseDependencies(doc, workflow, runner);
+  if (runner === 'v1') refuseDependencies(doc, workflow);
   const inputs = runner === 'v2' ? await (await import('./input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('./api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, opts.binds);
