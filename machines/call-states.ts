@@ -61,7 +61,6 @@ export function callSubStates(step: StepPlan, index: number, base: string): Reco
       on: {
         // Anything else (the inputs could not be evaluated) goes to the parent's transitions.
         [RUN_STEP_DONE]: [
-          { guard: 'budgetSpent', target: FAILED, actions: { type: 'fail', params: { code: 'STEP_BUDGET_EXHAUSTED', stepId } } },
           { guard: and(['callReady', 'depthExceeded']), target: FAILED, actions: [recordCall(step), { type: 'failDepth', params: { stepId } }] },
           { guard: 'callReady', target: `${base}.${SUB_STATE.invoking}`, actions: 'startCall' },
         ],

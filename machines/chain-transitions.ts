@@ -74,12 +74,7 @@ export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number
       }
       states[key] = {
         entry: [{ type: 'startRun', params: { index: action.targetIndex, stepId: target.stepId } }, 'countRun'],
-        on: {
-          [RUN_STEP_DONE]: [
-            { guard: 'budgetSpent', target: FAILED, actions: { type: 'fail', params: { code: 'STEP_BUDGET_EXHAUSTED', stepId: target.stepId } } },
-            { target: backoff, actions: { type: 'recordStep', params: { stepId: target.stepId } } },
-          ],
-        },
+        on: { [RUN_STEP_DONE]: { target: backoff, actions: { type: 'recordStep', params: { stepId: target.stepId } } } },
       };
     } else if (action.workflow !== undefined) {
       const workflow = action.workflow;

@@ -1,7 +1,7 @@
 import { callSubStates } from './call-states.js';
 import { canRetry, failureTransitions, limitReachedTransition, recordAction, retrySubStates, successTransitions } from './chain-transitions.js';
 import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
-import { RUN_STEP_DONE, type StepRunner } from './step-runner.js';
+import { RUN_BUDGET_SPENT, RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { FailureCode, Judge, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
@@ -38,6 +38,8 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
     id: 'workflow',
     description: `Arazzo workflow ${plan.workflowId}`,
     invoke: { src: 'runStep', id: 'runStep' },
+    // A step run the budget did not allow: whichever step asked, the workflow fails.
+    on: { [RUN_BUDGET_SPENT]: { target: FAILED, actions: 'failBudget' } },
     output: ({ context }) => resultOf(context),
     context: ({ input }) => ({
       workflowId: plan.workflowId,
@@ -147,18 +149,17 @@ function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
 }
 
 /**
- * The transitions of a step's `runStep.done` event, first match wins: the budget was spent;
- * a dry run goes on; the success actions; success goes on; the failure actions; the failure stops
- * the workflow. Every one that follows a run records the step.
+ * The transitions of a step's `runStep.done` event, first match wins: the success actions; success
+ * (or a dry run) goes on; the failure actions; the failure stops the workflow. Every one records
+ * the step. (A run the step budget did not allow is the root's `runStep.budgetSpent`.)
  */
 function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number): TransitionConfig[] {
   const next = nextTarget(plan, index);
   const record = recordAction(step);
-  const transitions: TransitionConfig[] = [{ guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') }];
-  // A dry run shows every step once: it goes on without applying any action.
-  transitions.push({ guard: 'wasDryRun', target: next, reenter: true, actions: record });
+  const transitions: TransitionConfig[] = [];
   for (const action of step.onSuccess) transitions.push(...successTransitions(plan, step, action));
-  // "No success action applies": on to the next step.
+  // "No success action applies": on to the next step. A dry run shows every step once, so it goes
+  // on here too, without any action (success actions need a step that succeeded).
   transitions.push({ guard: 'stepSucceeded', target: next, reenter: true, actions: record });
   for (const action of step.onFailure) transitions.push(...failureTransitions(plan, step, index, action));
   // v2: no later action applies, so a retry whose criteria hold has reached its limit.

@@ -13,7 +13,7 @@ export type StepRunner = (input: RunStepInput, signal: AbortSignal) => Promise<S
 /**
  * What the machine sends the runner to start a step run. With `budgetSpent`, the step budget
  * (`--tool-max-steps`) was already used up when the step was entered: nothing runs, and the
- * runner answers at once with an outcome that says so.
+ * runner answers with a `runStep.budgetSpent` event instead of an outcome.
  */
 export interface RunEvent {
   type: 'run';
@@ -23,11 +23,18 @@ export interface RunEvent {
 
 export const RUN_STEP_DONE = 'runStep.done';
 
+/**
+ * What the runner answers a run event with when the budget was spent: nothing ran. The workflow's
+ * root handles it (it fails the workflow with STEP_BUDGET_EXHAUSTED, naming `stepId`), so no step
+ * state needs a transition of its own for it.
+ */
+export const RUN_BUDGET_SPENT = 'runStep.budgetSpent';
+
 /** What the runner sends back when a step run settles; a crash of the step body is an outcome too (`crashed`). */
 export type RunStepEvent = { type: typeof RUN_STEP_DONE; output: StepOutcome };
 
-/** The outcome the runner answers a run event with when the budget was spent: no request was made. */
-export const BUDGET_SPENT: StepOutcome = Object.freeze({ statusCode: 0, ok: false, dryRun: false, outputs: {}, budgetSpent: true }) as StepOutcome;
+/** The runner's answer to a run event that found the budget spent: the step that was to run. */
+export type BudgetSpentEvent = { type: typeof RUN_BUDGET_SPENT; stepId: string };
 
 /**
  * The runner actor over `run`. One run is in flight at a time (the machine waits in the step's
@@ -49,7 +56,12 @@ export function stepRunnerActor(run: StepRunner) {
     receive((event) => {
       inFlight = true;
       if (event.budgetSpent) {
-        void Promise.resolve(BUDGET_SPENT).then(settled);
+        // Answered asynchronously, as a run is.
+        const spent: BudgetSpentEvent = { type: RUN_BUDGET_SPENT, stepId: event.input.stepId };
+        void Promise.resolve().then(() => {
+          inFlight = false;
+          if (!stopped) sendBack(spent);
+        });
         return;
       }
       started(() => run(event.input, controller.signal)).then(settled, crashed);

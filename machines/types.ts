@@ -93,8 +93,6 @@ export interface StepOutcome {
   reason?: string;
   /** The step body threw (a bug): `reason` is the error's message. */
   crashed?: true;
-  /** Nothing ran: the step budget was spent when the step was entered (the workflow fails with STEP_BUDGET_EXHAUSTED). */
-  budgetSpent?: true;
   /** Seconds from an HTTP Retry-After header on the response, when present. */
   retryAfterHeaderSeconds?: number;
   /** Expression data of this run (an object such as {request, response}) for later `$steps.<id>` references; opaque to the machine. */

@@ -1,6 +1,6 @@
 import { sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
-import { RUN_STEP_DONE, stepRunnerActor, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
+import { RUN_STEP_DONE, stepRunnerActor, type BudgetSpentEvent, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
 import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput, WorkflowResult } from './types.js';
 
 /** The event a workflow machine invoked by a nested step (or a retry) sends its parent when it ends. */
@@ -47,12 +47,12 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
   const actors = Object.create(calls ?? null) as { runStep: ReturnType<typeof stepRunnerActor> };
   actors.runStep = stepRunnerActor(runStep ?? missingRunner);
   return setup({
-    types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent | CallDoneEvent; meta: StepMeta; transitionMeta: ActionMeta },
+    types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent | BudgetSpentEvent | CallDoneEvent; meta: StepMeta; transitionMeta: ActionMeta },
     actors,
     guards: {
-      // The run event found the budget spent (the runner answers without running); on entering a
-      // step v1 cannot run, which sends no run event, the context says it.
-      budgetSpent: ({ context, event }) => (event.type === RUN_STEP_DONE ? (event as RunStepEvent).output.budgetSpent === true : context.run.runs >= context.run.maxSteps),
+      // On entering a step v1 cannot run, which sends no run event. (A run event that finds the
+      // budget spent is answered with `runStep.budgetSpent`, which the root handles: `failBudget`.)
+      budgetSpent: ({ context }) => context.run.runs >= context.run.maxSteps,
       /** A nested step's call inputs are ready (v2). */
       callReady: ({ event }) => outcomeOf(event)?.call !== undefined,
       /** A nested call from here would be deeper than the run allows. */
@@ -66,16 +66,20 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       },
       callFailed: ({ event }) => resultOf(event)?.status !== 'succeeded',
       // Judged on the `runStep.done` transitions themselves, before `recordStep` stores the outcome.
-      wasDryRun: ({ event }) => outcomeOf(event)?.dryRun === true,
-      stepSucceeded: ({ event }) => outcomeOf(event)?.ok === true,
+      // A dry run goes on too: it shows every step once, and no action applies to it (the success
+      // actions need a step that succeeded, and this transition comes before the failure actions).
+      stepSucceeded: ({ event }) => {
+        const outcome = outcomeOf(event);
+        return outcome?.ok === true || outcome?.dryRun === true;
+      },
       criteriaHold: ({ context, event }, params: CriteriaParams) => {
         const outcome = outcomeOf(event);
-        if (params.whenSucceeded && outcome?.ok !== true) return false;
+        if (params.whenSucceeded && !succeeded(outcome)) return false;
         return params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context, outcome);
       },
       criteriaBroken: ({ context, event }, params: { criteriaId: number; whenSucceeded?: true }) => {
         const outcome = outcomeOf(event);
-        if (params.whenSucceeded && outcome?.ok !== true) return false;
+        if (params.whenSucceeded && !succeeded(outcome)) return false;
         return judge.criteriaError(params.criteriaId, context, outcome) !== undefined;
       },
       retryAllowed: ({ context, event }, params: { criteriaId?: number; retryLimit: number }) =>
@@ -202,6 +206,10 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       fail: ({ context }, params: FailParams) => {
         context.failure = failureOf(params, context.last);
       },
+      /** A run event found the step budget spent (the root's `runStep.budgetSpent` transition): nothing ran. */
+      failBudget: ({ context, event }) => {
+        context.failure = { code: 'STEP_BUDGET_EXHAUSTED', stepId: (event as BudgetSpentEvent).stepId };
+      },
       failOnCriteria: ({ context }, params: { stepId: string; criteriaId: number; action: string }) => {
         const failure: RunFailure = { code: 'STEP_FAILED', stepId: params.stepId, action: params.action };
         const reason = judge.criteriaError(params.criteriaId, context);
@@ -225,6 +233,11 @@ async function missingRunner(): Promise<StepOutcome> {
 /** The step outcome a `runStep.done` event carries (undefined for the other events: init, a retry's delay). */
 function outcomeOf(event: RunStepEvent | { type: string }): StepOutcome | undefined {
   return event.type === RUN_STEP_DONE ? (event as RunStepEvent).output : undefined;
+}
+
+/** Whether a run succeeded (a dry run did not: it sent nothing). */
+function succeeded(outcome: StepOutcome | undefined): boolean {
+  return outcome?.ok === true && outcome.dryRun !== true;
 }
 
 /** The result a called workflow's done event carries. */

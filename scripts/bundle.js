@@ -128,23 +128,48 @@ const lazyYaml = {
 };
 
 /**
- * XState builds each transition as `{ ...transitionConfig, actions, guard, target, source, ... }`.
- * On Node 20's V8, an object spread followed by a property the source did not have gets a hidden
- * class of its own, every time: a 5000-step chart held ~20 000 of them (6 MiB, ~1.2 KiB per step;
- * docs/performance.md, fifth pass). Object.assign builds the same object (same keys, same order,
- * own enumerable properties of the config first; configs have no `__proto__` key) on shared
- * hidden classes. The source is patched only if it holds exactly the text expected, else the
- * build fails, so an XState update cannot silently drop this.
+ * Two patches to XState's transitions, which a chart keeps for its whole life (about six per step
+ * of a workflow; docs/performance.md, fifth and sixth passes):
+ *
+ * - XState builds each transition as `{ ...transitionConfig, actions, guard, target, source, ... }`.
+ *   On Node 20's V8, an object spread followed by a property the source did not have gets a hidden
+ *   class of its own, every time: a 5000-step chart held ~20 000 of them (6 MiB, ~1.2 KiB per
+ *   step). Object.assign builds the same object (same keys, same order, own enumerable properties
+ *   of the config first; configs have no `__proto__` key) on shared hidden classes.
+ * - Each transition (and each state's initial transition) carried a `toJSON` closure over the
+ *   transition, its state node and its targets: a closure and a context, ~110 B, per transition.
+ *   One shared function reads the same values from `this` and returns the same object. The one
+ *   difference: XState copies a delayed transition as `{ ...transition, delay }`, and the copy's
+ *   JSON now includes `delay` (tool never serialises XState's transitions; traces and the live
+ *   view read their fields).
+ *
+ * The source is patched only if it holds exactly the text expected, else the build fails, so an
+ * XState update cannot silently drop this.
  */
 const sharedTransitionShapes = {
   name: 'shared-transition-shapes',
   setup(bundler) {
     bundler.onLoad({ filter: /[\\/]xstate[\\/]dist[\\/]raise-[0-9a-f]+\.esm\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      const spread = /(function formatTransition\(stateNode, descriptor, transitionConfig\) \{\n(?:.*\n){3}  const transition = )\{\n    \.\.\.transitionConfig,\n((?:    .*\n|      .*\n)+?)  \};\n  return transition;\n\}/;
-      const found = text.match(new RegExp(spread.source, 'g')) ?? [];
-      if (found.length !== 1) throw new Error(`${args.path}: expected one formatTransition with \`{ ...transitionConfig, ... }\`, found ${found.length}`);
-      return { contents: text.replace(spread, (_, head, rest) => `${head}Object.assign({}, transitionConfig, {\n${rest}  });\n  return transition;\n}`), loader: 'js' };
+      let text = readFileSync(args.path, 'utf8');
+      const replaceOnce = (pattern, replacement, what) => {
+        const found = text.match(new RegExp(pattern.source, 'g')) ?? [];
+        if (found.length !== 1) throw new Error(`${args.path}: expected one ${what}, found ${found.length}`);
+        text = text.replace(pattern, replacement);
+      };
+      replaceOnce(
+        /(function formatTransition\(stateNode, descriptor, transitionConfig\) \{\n(?:.*\n){3}  const transition = )\{\n    \.\.\.transitionConfig,\n((?:    .*\n)+?)    toJSON: \(\) => \(\{\n      \.\.\.transition,\n      source: `#\$\{stateNode\.id\}`,\n      target: target \? target\.map\(t => `#\$\{t\.id\}`\) : undefined\n    \}\)\n  \};\n  return transition;\n\}/,
+        (_, head, rest) =>
+          `${head}Object.assign({}, transitionConfig, {\n${rest}    toJSON: transitionToJSON\n  });\n  return transition;\n}\n` +
+          'function transitionToJSON() {\n  return { ...this, source: `#${this.source.id}`, target: this.target ? this.target.map(t => `#${t.id}`) : undefined };\n}',
+        'formatTransition with `{ ...transitionConfig, ... }` and a toJSON closure',
+      );
+      replaceOnce(
+        /(function formatInitialTransition\(stateNode, _target\) \{\n(?:.*\n)+?  const transition = \{\n(?:    .*\n)+?)    toJSON: \(\) => \(\{\n      \.\.\.transition,\n      source: `#\$\{stateNode\.id\}`,\n      target: resolvedTarget \? \[`#\$\{resolvedTarget\.id\}`\] : \[\]\n    \}\)\n  \};/,
+        (_, head) => `${head}    toJSON: initialTransitionToJSON\n  };`,
+        'formatInitialTransition with a toJSON closure',
+      );
+      text += '\nfunction initialTransitionToJSON() {\n  return { ...this, source: `#${this.source.id}`, target: this.target.map(t => `#${t.id}`) };\n}\n';
+      return { contents: text, loader: 'js' };
     });
   },
 };

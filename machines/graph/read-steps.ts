@@ -96,7 +96,7 @@ export function readSteps(config: object): StepsChart {
           // Unguarded moves inside a step (a v2 retry's step run going on to its backoff) are the engine's.
           add(key, to, failsUnsupported(transition) ? STEP_WORDS.unsupported : STEP_WORDS.fail, true);
         }
-        // Any other guard is the engine's (budgetSpent, wasDryRun): not a step-level edge.
+        // Any other guard is the engine's (budgetSpent): not a step-level edge.
       }
     }
   }

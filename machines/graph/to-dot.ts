@@ -18,6 +18,8 @@ export function toDot(machineConfig: object): string {
     `${INDENT}edge [fontname="Helvetica", fontsize=9];`,
   );
   writeStates(chart.root, 1, lines);
+  // The machine's own transitions (the step budget spent) leave whichever state is active: drawn from a label that says so.
+  if (chart.edges.some((edge) => edge.from.length === 0)) lines.push(`${INDENT}${quote(ANY_STATE)} [shape=plaintext];`);
   // Transitions between the same two states share one arrow, one label per line.
   for (const edge of mergeParallel(chart.edges)) {
     const to = stateAt(chart, edge.to);
@@ -29,7 +31,8 @@ export function toDot(machineConfig: object): string {
       // the edge starts inside that cluster (a step going back to itself), where it cannot.
       if (!isInside(edge.from, to.path)) attrs.push(`lhead=${quote(clusterId(to.path))}`);
     }
-    lines.push(`${INDENT}${quote(nodeId(edge.from))} -> ${quote(nodeId(head))} [${attrs.join(', ')}];`);
+    const tail = edge.from.length === 0 ? ANY_STATE : nodeId(edge.from);
+    lines.push(`${INDENT}${quote(tail)} -> ${quote(nodeId(head))} [${attrs.join(', ')}];`);
   }
   lines.push('}');
   return `${lines.join('\n')}\n`;
@@ -71,6 +74,9 @@ function titleOf(state: ChartState): string {
 function isInside(path: readonly string[], ancestor: readonly string[]): boolean {
   return ancestor.every((key, i) => path[i] === key);
 }
+
+/** Where the machine's own transitions start: a label, not a state (no state key holds a space or parentheses). */
+const ANY_STATE = '(any state)';
 
 /** Node ids are the dotted state paths; keys never hold dots, so they are unique. */
 function nodeId(path: readonly string[]): string {

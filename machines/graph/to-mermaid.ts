@@ -56,7 +56,10 @@ function writeBody(chart: Chart, state: ChartState, depth: number, lines: string
     if (child.kind === 'final') lines.push(`${pad}${id} --> [*]`);
   }
   for (const edge of edges.get(state.path.join('.')) ?? []) {
-    lines.push(`${pad}${nodeId(edge.from)} --> ${nodeId(edge.to)} : ${edge.labels.map(escapeText).join('<br>')}`);
+    const label = edge.labels.map(escapeText).join('<br>');
+    // The machine's own transitions (the step budget spent) leave whichever state is active: a note on their target.
+    if (edge.from.length === 0) lines.push(`${pad}note left of ${nodeId(edge.to)} : from any state, ${label}`);
+    else lines.push(`${pad}${nodeId(edge.from)} --> ${nodeId(edge.to)} : ${label}`);
   }
 }
 

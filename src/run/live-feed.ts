@@ -8,6 +8,7 @@
 import type { InspectionEvent } from 'xstate';
 import type { StepsChart, StepsEdge } from '../../machines/graph/read-steps.js';
 import { stepsEdgeId } from '../../machines/graph/steps-to-dot.js';
+import { RUN_BUDGET_SPENT } from '../../machines/step-runner.js';
 import type { ActionMeta, RunFailure, StepOutcome, WorkflowContext } from '../../machines/types.js';
 import { failureMessage } from './failure-message.js';
 import { statePath } from './state-path.js';
@@ -111,6 +112,8 @@ interface Track {
   top: boolean;
   started: boolean;
   ended: boolean;
+  /** The step state the machine is in (its top-level key, prefixed): where a root-level transition leaves from. */
+  at?: string;
 }
 
 type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown };
@@ -179,20 +182,24 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context: WorkflowContext };
     const transitions = (event._transitions ?? []) as unknown as Transition[];
     const source = transitions[0]?.source.path ?? [];
-    const from = source[0] === undefined ? '' : prefix + source[0];
+    // A root-level transition (the step budget spent) leaves the step the machine was in.
+    const from = source[0] === undefined ? (track.at ?? '') : prefix + source[0];
     const to = prefix + statePath(snapshot.value);
+    track.at = to.split('.')[0];
     const outcome = stepOutcomeOf(event.event);
-    const f = fact(track, source.length === 0 ? '' : prefix + source.join('.'), to, eventName(event.event.type), snapshot);
-    // Not runs: a budget spent before anything ran, a nested step's call made ready (v2; its run is judged when the call is done).
-    const ran = outcome !== undefined && !outcome.budgetSpent && outcome.call === undefined;
+    const f = fact(track, source.length === 0 ? from : prefix + source.join('.'), to, eventName(event.event.type), snapshot);
+    // Not a run: a nested step's call made ready (v2; its run is judged when the call is done).
+    const ran = outcome !== undefined && outcome.call === undefined;
     if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome);
     const taken = transitions.find((t) => actionMetaOf(t) !== undefined) ?? transitions[0];
     const targetPath = taken?.target?.[0]?.path[0];
     const target = targetPath === undefined ? from : prefix + targetPath;
     // A chart edge: an Arazzo action, or a judged run leaving its step (moves inside a step are the engine's).
-    if (taken !== undefined && stepIds.has(from) && (actionMetaOf(taken) !== undefined || (outcome !== undefined && target !== from))) {
-      const failure = outcome !== undefined && !outcome.ok && !outcome.dryRun;
-      f.edge = takeEdge(track, from, target, failure, edgeLabel(taken, target, stepIds, snapshot.context.retries), actionMetaOf(taken)?.action);
+    const budgetSpent = event.event.type === RUN_BUDGET_SPENT;
+    if (taken !== undefined && stepIds.has(from) && (actionMetaOf(taken) !== undefined || budgetSpent || (outcome !== undefined && target !== from))) {
+      const failure = budgetSpent || (outcome !== undefined && !outcome.ok && !outcome.dryRun);
+      const label = budgetSpent ? 'step budget spent' : edgeLabel(taken, target, stepIds, snapshot.context.retries, outcome?.dryRun === true);
+      f.edge = takeEdge(track, from, target, failure, label, actionMetaOf(taken)?.action);
     }
     return f;
   };
@@ -201,6 +208,7 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   const onStart = (track: Track, snapshot: { status?: string; value: unknown; context: WorkflowContext }): LiveFact => {
     track.started = true;
     const to = track.prefix + statePath(snapshot.value);
+    track.at = to.split('.')[0];
     const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', snapshot);
     // The chart's start edge has no label; neither has its fact.
     f.edge = takeEdge(track, `${track.prefix}start`, to.split('.')[0] ?? to, false, '');
@@ -267,7 +275,7 @@ function findEdge(edges: readonly StepsEdge[], from: string, to: string, failure
 }
 
 /** What took an edge, in the chart's words: the action that fired, or `next step`, `fail`. */
-function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<string, string>, retries: number): string {
+function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<string, string>, retries: number, dryRun: boolean): string {
   const meta = actionMetaOf(transition);
   if (meta !== undefined) {
     if (meta.outcome === 'limitReached') return `${meta.action}: retry limit reached`;
@@ -281,8 +289,7 @@ function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<
     return `${meta.action}: end`;
   }
   const guard = guardName(transition.guard);
-  if (guard === 'stepSucceeded') return 'next step';
-  if (guard === 'wasDryRun') return 'next step (dry run)';
+  if (guard === 'stepSucceeded') return dryRun ? 'next step (dry run)' : 'next step';
   if (guard === 'budgetSpent') return 'step budget spent';
   if (guard === undefined) return target === 'failed' ? 'fail' : 'next step';
   return String(guard);
@@ -291,6 +298,7 @@ function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<
 /** Short names for the log: the backoff timer's long XState event type becomes `retry wait over`. */
 function eventName(type: string): string {
   if (type === 'runStep.done') return 'step done';
+  if (type === RUN_BUDGET_SPENT) return 'step budget spent';
   if (type.startsWith('xstate.done.actor.')) return 'nested workflow done';
   return type.startsWith('xstate.after.') ? 'retry wait over' : type;
 }

@@ -119,6 +119,8 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     pending = '';
   };
 
+  // The state each machine is in: a transition of the machine itself (the step budget spent) leaves it.
+  const lastState = new WeakMap<object, string>();
   const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }) => {
     const snapshot = event.snapshot as unknown as { value: unknown; context: WorkflowContext };
     const context = snapshot.context;
@@ -142,7 +144,8 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       write('action', { ...actor, ...fields, retries: counters.retries, runs: before });
     }
     const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
-    writeState(snapshot, source.join('.'), event.event.type, actions);
+    const from = source.length > 0 ? source.join('.') : (lastState.get(event.actorRef) ?? '');
+    lastState.set(event.actorRef, writeState(snapshot, from, event.event.type, actions));
   };
   const writeState = (snapshot: { value: unknown; context: WorkflowContext }, from: string, eventType: string, actions: string[]) => {
     const context = snapshot.context;
@@ -154,6 +157,7 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     if (actions.length > 0) fields.actions = actions;
     if (state.endsWith(`.${SUB_STATE.backoff}`)) fields.retryDelayMs = context.retryDelayMs;
     write('state', fields);
+    return state;
   };
   // The machine's first state is entered by no transition (XState sends no microstep for it): its
   // line comes from the root actor's first snapshot, once the first step's run has been counted.
@@ -163,7 +167,7 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     const snapshot = event.snapshot as unknown as { value: unknown; context?: WorkflowContext };
     if (snapshot.context === undefined || (v2 && snapshot.context.actor === undefined)) return;
     counters = { retries: snapshot.context.retries, runs: snapshot.context.runs };
-    writeState(snapshot as { value: unknown; context: WorkflowContext }, '', 'xstate.init', []);
+    lastState.set(event.actorRef, writeState(snapshot as { value: unknown; context: WorkflowContext }, '', 'xstate.init', []));
   };
 
   write('start', { workflowId: plan.workflowId, steps: plan.steps.length, maxSteps: options.maxSteps }, origin);

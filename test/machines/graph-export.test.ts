@@ -43,35 +43,38 @@ describe('readChart', () => {
     const chart = readChart(machine.config);
     const fromCalling = chart.edges.filter((e) => e.from.join('.') === 's1_pay.calling');
     expect(fromCalling.map((e) => [e.to.join('.'), e.label])).toEqual([
-      ['failed', '(1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)'],
-      ['s2_poll', '(2) runStep.done [wasDryRun] / recordStep'],
-      ['s2_poll', '(3) runStep.done [stepSucceeded] / recordStep'],
-      ['s1_pay.backoff', '(4) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503]'],
-      ['failed', '(5) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)'],
-      ['s0_first_step', '(6) runStep.done onFailure: again (goto first-step) [$statusCode < 500; <b>]'],
-      ['failed', '(7) runStep.done else / recordStep, fail(STEP_FAILED)'],
+      ['s2_poll', '(1) runStep.done [stepSucceeded] / recordStep'],
+      ['s1_pay.backoff', '(2) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503]'],
+      ['failed', '(3) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)'],
+      ['s0_first_step', '(4) runStep.done onFailure: again (goto first-step) [$statusCode < 500; <b>]'],
+      ['failed', '(5) runStep.done else / recordStep, fail(STEP_FAILED)'],
     ]);
+  });
+
+  it('reads the step budget as one transition of the machine itself, from whichever state is active', () => {
+    const chart = readChart(machine.config);
+    expect(chart.edges.filter((e) => e.from.length === 0).map((e) => [e.to.join('.'), e.label])).toEqual([
+      ['failed', 'runStep.budgetSpent / failBudget'],
+    ]);
+    // No step state checks the budget on its own runStep.done transitions any more.
+    expect(chart.edges.filter((e) => e.from.length > 0 && /budget/i.test(e.label))).toEqual([]);
   });
 
   it('labels other transitions with their trigger, guard and actions', () => {
     const labels = readChart(machine.config).edges.filter((e) => e.from[0] === 's0_first_step').map((e) => e.label);
     expect(labels).toEqual([
-      '(1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)',
-      '(2) runStep.done [wasDryRun] / recordStep',
-      '(3) runStep.done [stepSucceeded] / recordStep',
-      '(4) runStep.done else / recordStep, fail(STEP_FAILED)',
+      '(1) runStep.done [stepSucceeded] / recordStep',
+      '(2) runStep.done else / recordStep, fail(STEP_FAILED)',
     ]);
   });
 
   it('tries the success actions before "succeeded: on to the next step", and only then the failure side', () => {
     const from = (key: string) => readChart(machine.config).edges.filter((e) => e.from.join('.') === key).map((e) => [e.to.join('.'), e.label]);
-    expect(from('s0_first_step').map(([to]) => to)).toEqual(['failed', 's1_pay', 's1_pay', 'failed']);
+    expect(from('s0_first_step').map(([to]) => to)).toEqual(['s1_pay', 'failed']);
     expect(from('s2_poll')).toEqual([
-      ['failed', '(1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)'],
-      ['succeeded', '(2) runStep.done [wasDryRun] / recordStep'],
-      ['s2_poll', '(3) runStep.done onSuccess: wait (goto poll)'],
-      ['succeeded', '(4) runStep.done [stepSucceeded] / recordStep'],
-      ['failed', '(5) runStep.done else / recordStep, fail(STEP_FAILED)'],
+      ['s2_poll', '(1) runStep.done onSuccess: wait (goto poll)'],
+      ['succeeded', '(2) runStep.done [stepSucceeded] / recordStep'],
+      ['failed', '(3) runStep.done else / recordStep, fail(STEP_FAILED)'],
     ]);
   });
 
@@ -124,14 +127,20 @@ describe('toMermaid', () => {
   });
 
   it('draws transitions between the same two states as one arrow, one label per line', () => {
-    expect(text).toContain('\n  s0_first_step --> s1_pay__calling : (2) runStep.done [wasDryRun] / recordStep<br>(3) runStep.done [stepSucceeded] / recordStep\n');
-    expect(text).toContain('\n  s0_first_step --> failed : (1) runStep.done [budgetSpent] / fail(STEP_BUDGET_EXHAUSTED)<br>(4) runStep.done else / recordStep, fail(STEP_FAILED)\n');
+    expect(text).toContain('\n  s1_pay__calling --> failed : (3) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)<br>(5) runStep.done else / recordStep, fail(STEP_FAILED)\n');
+    expect(text).toContain('\n  s0_first_step --> s1_pay__calling : (1) runStep.done [stepSucceeded] / recordStep\n');
+    expect(text).toContain('\n  s0_first_step --> failed : (2) runStep.done else / recordStep, fail(STEP_FAILED)\n');
   });
 
   it('draws a transition inside the step that holds both ends, and lands gotos on the initial sub-state', () => {
-    expect(text).toContain('    s1_pay__calling --> s1_pay__backoff : (4) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503]\n');
-    expect(text).toContain('\n  s2_poll --> s2_poll : (3) runStep.done onSuccess: wait (goto poll)\n');
-    expect(text).toContain('\n  s1_pay__calling --> s0_first_step : (6) runStep.done onFailure: again (goto first-step) [$statusCode #60; 500#59; #60;b#62;]\n');
+    expect(text).toContain('    s1_pay__calling --> s1_pay__backoff : (2) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503]\n');
+    expect(text).toContain('\n  s2_poll --> s2_poll : (1) runStep.done onSuccess: wait (goto poll)\n');
+    expect(text).toContain('\n  s1_pay__calling --> s0_first_step : (4) runStep.done onFailure: again (goto first-step) [$statusCode #60; 500#59; #60;b#62;]\n');
+  });
+
+  it('draws the machine\'s own transition (the step budget spent) as a note on its target, from any state', () => {
+    expect(text).toContain('\n  note left of failed : from any state, runStep.budgetSpent / failBudget\n');
+    expect(text).not.toContain(' --> failed : runStep.budgetSpent');
   });
 
   it('dashes the unreachable states', () => {
@@ -157,9 +166,17 @@ describe('toDot', () => {
   });
 
   it('clips an edge into another step at its cluster, and merges transitions between the same two states', () => {
-    expect(text).toContain('  "s0_first_step" -> "s1_pay.calling" [label="(2) runStep.done [wasDryRun] / recordStep\\n(3) runStep.done [stepSucceeded] / recordStep", lhead="cluster_s1_pay"];\n');
-    expect(text).toContain('  "s1_pay.calling" -> "s0_first_step" [label="(6) runStep.done onFailure: again (goto first-step) [$statusCode < 500; <b>]"];\n');
-    expect(text).toContain('  "s2_poll" -> "s2_poll" [label="(3) runStep.done onSuccess: wait (goto poll)"];\n');
+    expect(text).toContain('  "s0_first_step" -> "s1_pay.calling" [label="(1) runStep.done [stepSucceeded] / recordStep", lhead="cluster_s1_pay"];\n');
+    expect(text).toContain('  "s1_pay.calling" -> "failed" [label="(3) runStep.done onFailure: busy (retry x3 after 2s) [$statusCode == 503] (limitReached)\\n(5) runStep.done else / recordStep, fail(STEP_FAILED)"];\n');
+    expect(text).toContain('  "s1_pay.calling" -> "s0_first_step" [label="(4) runStep.done onFailure: again (goto first-step) [$statusCode < 500; <b>]"];\n');
+    expect(text).toContain('  "s2_poll" -> "s2_poll" [label="(1) runStep.done onSuccess: wait (goto poll)"];\n');
+  });
+
+  it('draws the machine\'s own transition (the step budget spent) from a plaintext "(any state)" node', () => {
+    expect(text).toContain('  "(any state)" [shape=plaintext];\n');
+    expect(text).toContain('  "(any state)" -> "failed" [label="runStep.budgetSpent / failBudget"];\n');
+    // A machine with no transition of its own has no such node.
+    expect(toDot({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b' } }, b: { type: 'final' } } })).not.toContain('(any state)');
   });
 
   it('escapes quotes and backslashes in labels', () => {
@@ -174,14 +191,13 @@ describe('toStatelyJson', () => {
     const parsed = JSON.parse(json) as { states: Record<string, { states: Record<string, { always?: unknown; entry?: unknown; on?: unknown }> }> };
     expect(json).toBe(`${JSON.stringify(machine.config, null, 2)}\n`);
     expect(parsed.states.s1_pay!.states.calling!.entry).toEqual([{ type: 'startRun', params: { index: 1, stepId: 'pay' } }, 'countRun']);
-    expect((parsed.states.s1_pay!.states.calling!.on as Record<string, unknown[]>)['runStep.done']).toHaveLength(7);
+    expect((parsed.states.s1_pay!.states.calling!.on as Record<string, unknown[]>)['runStep.done']).toHaveLength(5);
     expect((parsed.states as unknown as Record<string, { on: Record<string, unknown[]> }>).s0_first_step!.on['runStep.done']).toEqual([
-      { guard: 'budgetSpent', target: '#workflow.failed', actions: { type: 'fail', params: { code: 'STEP_BUDGET_EXHAUSTED', stepId: 'first-step' } } },
-      { guard: 'wasDryRun', target: '#workflow.s1_pay', reenter: true, actions: { type: 'recordStep', params: { stepId: 'first-step' } } },
       { guard: 'stepSucceeded', target: '#workflow.s1_pay', reenter: true, actions: { type: 'recordStep', params: { stepId: 'first-step' } } },
       { target: '#workflow.failed', actions: [{ type: 'recordStep', params: { stepId: 'first-step' } }, { type: 'fail', params: { code: 'STEP_FAILED', stepId: 'first-step' } }] },
     ]);
     expect(parsed).toMatchObject({ invoke: { src: 'runStep', id: 'runStep' } });
+    expect((parsed as unknown as { on: unknown }).on).toEqual({ 'runStep.budgetSpent': { target: '#workflow.failed', actions: 'failBudget' } });
     expect(json).not.toContain('"context"');
   });
 

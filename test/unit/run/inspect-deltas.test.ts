@@ -64,7 +64,7 @@ async function eventsOfRun(runs: number): Promise<string[]> {
   try {
     await runLoop(runs, live.inspect);
     // The last event: the workflow's snapshot when the budget runs out.
-    const stream = await get(`${live.url}events`, { untilText: '"event":{"type":"runStep.done"},"snapshot":{"status":"done"' });
+    const stream = await get(`${live.url}events`, { untilText: '"event":{"type":"runStep.budgetSpent"},"snapshot":{"status":"done"' });
     return stream.body.split('\n\n').filter((block) => block.startsWith('data: '));
   } finally {
     await live.close();
