@@ -99,8 +99,9 @@ function failAction(step: StepPlan, code: FailureCode, reason?: string): ActionR
 }
 
 function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
+  // One object is the state's meta and the params of its enterStep and startRun (a long chart kept three per step).
   const meta = { stepId: step.stepId, index };
-  const enter: ActionRef = { type: 'enterStep', params: { index } };
+  const enter: ActionRef = { type: 'enterStep', params: meta };
   if (step.unsupported) {
     // v1 cannot run this step: it fails when reached (after the budget check), so none of its chains can apply.
     return {
@@ -114,9 +115,9 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
   }
   if (step.call) return callState(plan, step, index);
   // `startRun` reads the budget before `countRun` spends from it.
-  const run: ActionRef[] = [{ type: 'startRun', params: { index, stepId: step.stepId } }, 'countRun'];
+  const run: ActionRef[] = [{ type: 'startRun', params: meta }, 'countRun'];
   const done = { [RUN_STEP_DONE]: doneTransitions(plan, step, index) };
-  if (!canRetry(step)) return { meta, entry: [enter, ...run], on: done };
+  if (!canRetry(step)) return { meta, entry: [enter, run[0]!, run[1]!], on: done };
   // A retry waits in `backoff`, then enters `calling` again: the step's own entry (which resets
   // the retry counter) runs only when the step is entered from elsewhere.
   return {
@@ -139,9 +140,10 @@ function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
   const stepId = step.stepId;
   const states: Record<string, StateConfig> = { ...callSubStates(step, index, `#workflow.${stepKey(index, stepId)}`), ...retrySubStates(plan, step, index) };
   if (canRetry(step)) states[SUB_STATE.backoff] = { after: { retryDelay: { target: stepTarget(index, stepId, SUB_STATE.calling) } } };
+  const meta = { stepId, index };
   return {
-    meta: { stepId, index },
-    entry: { type: 'enterStep', params: { index } },
+    meta,
+    entry: { type: 'enterStep', params: meta },
     initial: SUB_STATE.calling,
     on: { [RUN_STEP_DONE]: doneTransitions(plan, step, index) },
     states,
@@ -166,5 +168,6 @@ function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number): Tra
   if (plan.v2) for (const action of step.onFailure) if (action.type === 'retry' && !action.unsupported) transitions.push(limitReachedTransition(step, action));
   // "No failure action applies" (or there is no failure chain): the step's failure stops the workflow.
   transitions.push({ target: FAILED, actions: [record, failAction(step, 'STEP_FAILED')] });
-  return transitions;
+  // A copy of its own length: the chart keeps it for the whole run, and a list built by `push` keeps room for 17.
+  return transitions.slice();
 }

@@ -168,6 +168,12 @@ const sharedTransitionShapes = {
         (_, head) => `${head}    toJSON: initialTransitionToJSON\n  };`,
         'formatInitialTransition with a toJSON closure',
       );
+      // toStatePath splits a state id or path one character at a time (a string per character); without a backslash escape it is split('.').
+      replaceOnce(
+        /(function toStatePath\(stateId\) \{\n  if \(isArray\(stateId\)\) \{\n    return stateId;\n  \}\n)(  const result = \[\];\n  let segment = '';\n  for \(let i = 0; i < stateId\.length; i\+\+\) \{\n    const char = stateId\.charCodeAt\(i\);\n    switch \(char\) \{\n)/,
+        (_, head, loop) => `${head}  if (!stateId.includes('\\\\')) return stateId.split('.');\n${loop}`,
+        'toStatePath that splits character by character',
+      );
       text += '\nfunction initialTransitionToJSON() {\n  return { ...this, source: `#${this.source.id}`, target: this.target.map(t => `#${t.id}`) };\n}\n';
       return { contents: text, loader: 'js' };
     });

@@ -31,6 +31,8 @@ export function parsePointer(pointer: string): string[] {
 
 /** One reference token escaped for a pointer: '~' as ~0, '/' as ~1 (RFC 6901 §3). */
 export function escapePointerToken(token: string): string {
+  // Most tokens (keys, indices) need no escape: no new string for them.
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 

@@ -217,14 +217,17 @@ export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (ste
   if (workflow.steps.some((step) => !/^[A-Za-z0-9_-]*$/.test(step.stepId ?? ''))) return () => true;
   const read = new Set<string>();
   const seen = new Set<object>();
-  const visit = (value: unknown): void => {
+  // Iterative, and without a list of values per object: this walks the whole document.
+  const pending: unknown[] = [doc];
+  while (pending.length > 0) {
+    const value = pending.pop();
     if (typeof value === 'string') {
       if (value.includes('$steps.')) for (const match of value.matchAll(STEP_DATA)) read.add(match[1]!);
     } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
       seen.add(value);
-      for (const child of Array.isArray(value) ? value : Object.values(value)) visit(child);
+      if (Array.isArray(value)) for (const child of value) pending.push(child);
+      else for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
     }
-  };
-  visit(doc);
+  }
   return (stepId) => read.has(stepId);
 }

@@ -52,10 +52,29 @@ export function prepareWorkflow(
       dataRead: dataRead(stepId),
       scope,
     };
-    steps.push(planStep(doc, workflow, step, index, program, criteria, calls.keyOf));
+    steps.push(compactLists(planStep(doc, workflow, step, index, program, criteria, calls.keyOf)));
     compileStep(doc, workflow, step, sources, program, warnings, criteria.runner);
-    programs.push(program);
+    programs.push(compactLists(program));
   }
   const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings);
   return { plan: { workflowId: workflow.workflowId ?? '', steps }, programs, outputs };
+}
+
+/** One frozen empty list for every empty list a plan or program keeps for the whole run (most steps have no actions, skipped or action criteria). */
+const NONE = Object.freeze([]) as unknown as never[];
+
+const LISTS = ['onSuccess', 'onFailure', 'skippedCriteria', 'actionCriteria', 'parameters', 'successCriteria'] as const;
+
+/**
+ * `value` with its lists (those of LISTS it has) made as small as they can be: an empty one is the
+ * shared NONE, any other a copy of its own length. A list built with `push` keeps room for 17
+ * items, and a plan and a program live as long as the run.
+ */
+function compactLists<T extends object>(value: T): T {
+  const lists = value as Partial<Record<(typeof LISTS)[number], unknown[]>>;
+  for (const name of LISTS) {
+    const list = lists[name];
+    if (list !== undefined) lists[name] = list.length === 0 ? NONE : list.slice();
+  }
+  return value;
 }
