@@ -181,6 +181,29 @@ const sharedTransitionShapes = {
 };
 
 /**
+ * js-yaml's composeNode copies the parser's state into a new object before it looks for a node's
+ * tag or anchor (`!tag`, `&anchor`), once per node, and throws the copy away when there is none
+ * (readTagProperty and readAnchorProperty then return false at once, without touching the state).
+ * This breaks out of that loop before the copy when the next character starts neither. The
+ * source is patched only if it holds exactly the text expected, else the build fails.
+ */
+const yamlPropertySnapshot = {
+  name: 'yaml-property-snapshot',
+  setup(bundler) {
+    // tool's own js-yaml (src/arazzo/parse-fast.ts); other packages' copies are left as they are.
+    const own = join(root, 'node_modules', 'js-yaml', 'dist', 'js-yaml.mjs');
+    bundler.onLoad({ filter: /[\\/]js-yaml[\\/]dist[\\/]js-yaml\.mjs$/ }, (args) => {
+      if (args.path !== own) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      const loop = /( {4}if \(indentStatus === 1\) \{\n {6}while \(true\) \{\n {8}const ch = state\.input\.charCodeAt\(state\.position\);\n)( {8}const propertyState = snapshotState\(state\);\n)/g;
+      const found = text.match(loop) ?? [];
+      if (found.length !== 1) throw new Error(`${args.path}: expected one property loop that snapshots the state first, found ${found.length}`);
+      return { contents: text.replace(loop, (_, head, snapshot) => `${head}        if (ch !== 33 && ch !== 38) break;\n${snapshot}`), loader: 'js' };
+    });
+  },
+};
+
+/**
  * One output file of the split ES module build as a CommonJS script for src/bundle/script-loader.ts:
  * imports become require() calls (dynamic ones too, which the loader resolves among the chunks),
  * `import.meta.url` the file's own URL. Strict, as the module was.
@@ -215,7 +238,7 @@ try {
     outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
     external: LAZY_PACKAGES,
-    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes],
+    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes, yamlPropertySnapshot],
     write: false,
     logLevel: 'warning',
   });
