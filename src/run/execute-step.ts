@@ -3,7 +3,8 @@ import { ToolError } from '../errors/tool-error.js';
 import type { ExpressionContext, RequestData, ResponseData } from '../expressions/context.js';
 import type { XPathLibrary } from '../expressions/criterion-libraries.js';
 import { UnresolvedExpressionError } from '../expressions/errors.js';
-import { renderTemplate } from '../expressions/render-template.js';
+import { renderTemplate, type RenderOptions } from '../expressions/render-template.js';
+import type { Template } from '../expressions/template-ast.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import { retryAfterMs } from '../http/retry-delay.js';
 import { TransportError } from '../http/transport-error.js';
@@ -136,11 +137,11 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
 }
 
 function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: Reporter, xpath?: XPathLibrary): { request: HttpRequest; requestData: RequestData } {
-  const mode = { onUnresolved: dryRun ? ('keep' as const) : ('throw' as const) };
+  const mode = dryRun ? KEEP_UNRESOLVED : THROW_UNRESOLVED;
   const parameters: Array<{ name: string; in?: string; value: unknown }> = [];
   for (const p of program.parameters) {
     try {
-      parameters.push({ name: p.name, in: p.in, value: renderPart(`parameter "${p.name}"${p.in ? ` (${p.in})` : ''}`, () => renderTemplate(p.value, ctx, mode)) });
+      parameters.push({ name: p.name, in: p.in, value: renderPart(p.value, ctx, mode, parameterPart, p) });
     } catch (error) {
       // A parameter the operation does not require is left out when its value resolves to nothing.
       if (!p.optional || !(error instanceof UnresolvedPartError)) throw error;
@@ -148,11 +149,11 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
     }
   }
   const body = program.body
-    ? { contentType: program.body.contentType, payload: renderPart('request body', () => renderTemplate(program.body!.payload, ctx, mode)) }
+    ? { contentType: program.body.contentType, payload: renderPart(program.body.payload, ctx, mode, () => 'request body', undefined) }
     : undefined;
   const replacements = program.body?.replacements;
   if (body && replacements) {
-    const values = replacements.items.map(({ target, value }, i) => ({ target, value: renderPart(`replacement ${i} (target ${JSON.stringify(target)})`, () => renderTemplate(value, ctx, mode)) }));
+    const values = replacements.items.map(({ target, value }, i) => ({ target, value: renderPart(value, ctx, mode, () => `replacement ${i} (target ${JSON.stringify(target)})`, undefined) }));
     body.payload = applyReplacements(body.payload, values, replacements.contentType, xpath);
   }
   const request = buildRequest(program.operation!, { baseUrl: program.baseUrl!, parameters, body });
@@ -171,16 +172,21 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
   return { request, requestData };
 }
 
-/** Renders one part of a request; an unresolved expression is reported as `<part>: $expr resolved to nothing`. */
-function renderPart(part: string, render: () => unknown): unknown {
+/** Renders one part of a request; an unresolved expression is reported as `<part>: $expr resolved to nothing` (`part(subject)` names it). */
+function renderPart<T>(template: Template, ctx: ExpressionContext, mode: RenderOptions, part: (subject: T) => string, subject: T): unknown {
   try {
-    return render();
+    return renderTemplate(template, ctx, mode);
   } catch (error) {
     if (!(error instanceof UnresolvedExpressionError)) throw error;
     const at = error.pointer ? ` at ${error.pointer}` : '';
-    throw new UnresolvedPartError(`${part}${at}: ${error.expression} resolved to nothing`, error.expression);
+    throw new UnresolvedPartError(`${part(subject)}${at}: ${error.expression} resolved to nothing`, error.expression);
   }
 }
+
+// Named only when rendering fails: a message per parameter per step went unread otherwise.
+const parameterPart = (p: { name: string; in?: string }): string => `parameter "${p.name}"${p.in ? ` (${p.in})` : ''}`;
+const KEEP_UNRESOLVED: RenderOptions = { onUnresolved: 'keep' };
+const THROW_UNRESOLVED: RenderOptions = { onUnresolved: 'throw' };
 
 /** An expression in a parameter or the body resolved to nothing; the step fails before sending. */
 class UnresolvedPartError extends Error {
