@@ -184,8 +184,9 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     const source = transitions[0]?.source.path ?? [];
     // A root-level transition (the step budget spent) leaves the step the machine was in.
     const from = source[0] === undefined ? (track.at ?? '') : prefix + source[0];
-    const to = prefix + statePath(snapshot.value);
-    track.at = to.split('.')[0];
+    const path = statePath(snapshot.value);
+    const to = prefix + path;
+    track.at = prefix + path.split('.')[0];
     const outcome = stepOutcomeOf(event.event);
     const f = fact(track, source.length === 0 ? from : prefix + source.join('.'), to, eventName(event.event.type), snapshot);
     // Not a run: a nested step's call made ready (v2; its run is judged when the call is done).
@@ -207,8 +208,9 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   /** The first state of a machine: entered by no transition (XState sends no microstep for it). */
   const onStart = (track: Track, snapshot: { status?: string; value: unknown; context: WorkflowContext }): LiveFact => {
     track.started = true;
-    const to = track.prefix + statePath(snapshot.value);
-    track.at = to.split('.')[0];
+    const path = statePath(snapshot.value);
+    const to = track.prefix + path;
+    track.at = track.prefix + path.split('.')[0];
     const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', snapshot);
     // The chart's start edge has no label; neither has its fact.
     f.edge = takeEdge(track, `${track.prefix}start`, to.split('.')[0] ?? to, false, '');
