@@ -10,7 +10,7 @@
  * is missing or fails, this warns and exits 0, and bin/tool.js loads dist/src/ instead.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,6 +127,15 @@ const lazyYaml = {
   },
 };
 
+/** Fails the build when a patching plugin's file was never loaded (its filter stopped matching): a patch must not be dropped silently. */
+function requirePatched(bundler, what) {
+  const state = { applied: false };
+  bundler.onEnd((result) => {
+    if (!state.applied && result.errors.length === 0) throw new Error(`${what}: the file to patch was not part of the build`);
+  });
+  return state;
+}
+
 /**
  * Two patches to XState's transitions, which a chart keeps for its whole life (about six per step
  * of a workflow; docs/performance.md, fifth and sixth passes):
@@ -138,10 +147,11 @@ const lazyYaml = {
  *   of the config first; configs have no `__proto__` key) on shared hidden classes.
  * - Each transition (and each state's initial transition) carried a `toJSON` closure over the
  *   transition, its state node and its targets: a closure and a context, ~110 B, per transition.
- *   One shared function reads the same values from `this` and returns the same object. The one
- *   difference: XState copies a delayed transition as `{ ...transition, delay }`, and the copy's
- *   JSON now includes `delay` (tool never serialises XState's transitions; traces and the live
- *   view read their fields).
+ *   One shared function reads the same values from `this` and returns the same object. The
+ *   difference is in XState's copies of a transition, whose JSON is now the copy's own fields: a
+ *   delayed transition's `{ ...transition, delay }` includes `delay`, and `StateNode.definition`'s
+ *   copies show their converted actions. tool never serialises XState's transitions (graphs use
+ *   `machine.config`; traces and the live view read the fields).
  *
  * The source is patched only if it holds exactly the text expected, else the build fails, so an
  * XState update cannot silently drop this.
@@ -149,7 +159,9 @@ const lazyYaml = {
 const sharedTransitionShapes = {
   name: 'shared-transition-shapes',
   setup(bundler) {
+    const patched = requirePatched(bundler, 'shared-transition-shapes');
     bundler.onLoad({ filter: /[\\/]xstate[\\/]dist[\\/]raise-[0-9a-f]+\.esm\.js$/ }, (args) => {
+      patched.applied = true;
       let text = readFileSync(args.path, 'utf8');
       const replaceOnce = (pattern, replacement, what) => {
         const found = text.match(new RegExp(pattern.source, 'g')) ?? [];
@@ -191,9 +203,11 @@ const yamlPropertySnapshot = {
   name: 'yaml-property-snapshot',
   setup(bundler) {
     // tool's own js-yaml (src/arazzo/parse-fast.ts); other packages' copies are left as they are.
-    const own = join(root, 'node_modules', 'js-yaml', 'dist', 'js-yaml.mjs');
+    const own = realpathSync(join(root, 'node_modules', 'js-yaml', 'dist', 'js-yaml.mjs'));
+    const patched = requirePatched(bundler, 'yaml-property-snapshot');
     bundler.onLoad({ filter: /[\\/]js-yaml[\\/]dist[\\/]js-yaml\.mjs$/ }, (args) => {
-      if (args.path !== own) return undefined;
+      if (realpathSync(args.path) !== own) return undefined;
+      patched.applied = true;
       const text = readFileSync(args.path, 'utf8');
       const loop = /( {4}if \(indentStatus === 1\) \{\n {6}while \(true\) \{\n {8}const ch = state\.input\.charCodeAt\(state\.position\);\n)( {8}const propertyState = snapshotState\(state\);\n)/g;
       const found = text.match(loop) ?? [];

@@ -112,7 +112,8 @@ interface Track {
   top: boolean;
   started: boolean;
   ended: boolean;
-  /** The step state the machine is in (its top-level key, prefixed): where a root-level transition leaves from. */
+  /** The state the machine is in (prefixed), and its step (top-level key, prefixed): where a root-level transition leaves from. */
+  state?: string;
   at?: string;
 }
 
@@ -186,9 +187,11 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     const from = source[0] === undefined ? (track.at ?? '') : prefix + source[0];
     const path = statePath(snapshot.value);
     const to = prefix + path;
+    const left = source.length === 0 ? (track.state ?? '') : prefix + source.join('.');
+    track.state = to;
     track.at = prefix + path.split('.')[0];
     const outcome = stepOutcomeOf(event.event);
-    const f = fact(track, source.length === 0 ? from : prefix + source.join('.'), to, eventName(event.event.type), snapshot);
+    const f = fact(track, left, to, eventName(event.event.type), snapshot);
     // Not a run: a nested step's call made ready (v2; its run is judged when the call is done).
     const ran = outcome !== undefined && outcome.call === undefined;
     if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome);
@@ -210,6 +213,7 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     track.started = true;
     const path = statePath(snapshot.value);
     const to = track.prefix + path;
+    track.state = to;
     track.at = track.prefix + path.split('.')[0];
     const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', snapshot);
     // The chart's start edge has no label; neither has its fact.

@@ -120,7 +120,8 @@ describe('createLiveFeed', () => {
   it('does not count a run the step budget stopped, and labels its edge', async () => {
     const { facts: made } = await facts(1);
     expect(made.at(-1)!.step).toBeUndefined();
-    expect(made.at(-1)).toMatchObject({ to: 'failed', end: { status: 'failed', failure: { code: 'STEP_BUDGET_EXHAUSTED' } } });
+    // The machine's own transition leaves the state the run was in: the retrying step's calling sub-state.
+    expect(made.at(-1)).toMatchObject({ from: 's0_a.calling', to: 'failed', event: 'step budget spent', end: { status: 'failed', failure: { code: 'STEP_BUDGET_EXHAUSTED' } } });
     expect(made.map((f) => f.edge?.label)).toEqual(['', 'busy: retry 1 of 2', undefined, 'step budget spent']);
   });
 
