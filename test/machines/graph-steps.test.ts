@@ -69,7 +69,7 @@ describe('readSteps', () => {
 
   it('leaves out the engine: budget, dry run, retry limit reached, criteria that cannot be evaluated, backoff', () => {
     const labels = readSteps(config).edges.flatMap((e) => e.labels).join('\n');
-    for (const engine of ['budgetSpent', 'wasDryRun', 'limitReached', 'criteriaBroken', 'retryDelay', 'recordStep']) expect(labels).not.toContain(engine);
+    for (const engine of ['budgetSpent', 'failBudget', 'limitReached', 'criteriaBroken', 'retryDelay', 'recordStep']) expect(labels).not.toContain(engine);
   });
 
   it('marks a step v1 cannot run, and dashes what no edge reaches after it', () => {
