@@ -15,9 +15,13 @@ export function detachStrings<T>(value: T): T {
     const node = pending.pop();
     if (node === null || typeof node !== 'object') continue;
     // A key `__proto__` (JSON.parse makes it an own property) is skipped: assigning it would set the prototype.
-    const keys = Array.isArray(node) ? node.keys() : Object.keys(node).filter((key) => key !== '__proto__');
+    const list = Array.isArray(node) ? (node as unknown[]) : undefined;
+    const keys = list === undefined ? Object.keys(node) : undefined;
+    const count = list?.length ?? keys!.length;
     const record = node as Record<string | number, unknown>;
-    for (const key of keys) {
+    for (let i = 0; i < count; i++) {
+      const key = keys === undefined ? i : keys[i]!;
+      if (key === '__proto__') continue;
       const item = record[key];
       if (typeof item === 'string') {
         if (item.length >= SLICE_MIN_LENGTH) record[key] = JSON.parse(JSON.stringify(item)) as string;
