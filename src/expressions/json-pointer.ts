@@ -54,7 +54,8 @@ const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 /** The value at `tokens` inside `value`, or undefined when any step is absent; never reads inherited properties. */
 export function resolvePointer(value: unknown, tokens: readonly string[]): unknown {
   let current = value;
-  for (const token of tokens) {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
     if (Array.isArray(current)) {
       if (!ARRAY_INDEX.test(token)) return undefined;
       const index = Number(token);

@@ -225,8 +225,12 @@ export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (ste
       if (value.includes('$steps.')) for (const match of value.matchAll(STEP_DATA)) read.add(match[1]!);
     } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
       seen.add(value);
-      if (Array.isArray(value)) for (const child of value) pending.push(child);
-      else for (const key of Object.keys(value)) pending.push((value as Record<string, unknown>)[key]);
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) pending.push(value[i]);
+      } else {
+        const keys = Object.keys(value);
+        for (let i = 0; i < keys.length; i++) pending.push((value as Record<string, unknown>)[keys[i]!]);
+      }
     }
   }
   return (stepId) => read.has(stepId);

@@ -72,7 +72,8 @@ const LISTS = ['onSuccess', 'onFailure', 'skippedCriteria', 'actionCriteria', 'p
  */
 function compactLists<T extends object>(value: T): T {
   const lists = value as Partial<Record<(typeof LISTS)[number], unknown[]>>;
-  for (const name of LISTS) {
+  for (let i = 0; i < LISTS.length; i++) {
+    const name = LISTS[i]!;
     const list = lists[name];
     if (list !== undefined) lists[name] = list.length === 0 ? NONE : list.slice();
   }
