@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ArazzoLoadError } from './errors.js';
 import type { LoadedDocument } from './model.js';
 import { parseDocumentText } from './parse-document-text.js';
+import { readBoundedText } from './read-bounded.js';
 
 export interface LoadOptions {
   /** Directory relative paths are resolved against. */
@@ -34,20 +35,9 @@ async function readLimited(file: string, absolutePath: string, maxBytes: number)
     }
     const handle = await open(absolutePath, 'r');
     try {
-      // Read at most maxBytes + 1 so a huge file (or an endless pipe) is refused without reading it all.
-      const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(info.size + 1, 64 * 1024)));
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) break;
-        chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
-        total += bytesRead;
-        if (total > maxBytes) {
-          throw new ArazzoLoadError('FILE_TOO_LARGE', `${file} is larger than ${formatBytes(maxBytes)}; refusing to load it`, file, undefined, 'Arazzo documents are small; check that this is the right file.');
-        }
-      }
-      return Buffer.concat(chunks, total).toString('utf8');
+      // At most maxBytes + 1 bytes are read, so a huge file (or an endless pipe) is refused without reading it all.
+      const tooLarge = () => new ArazzoLoadError('FILE_TOO_LARGE', `${file} is larger than ${formatBytes(maxBytes)}; refusing to load it`, file, undefined, 'Arazzo documents are small; check that this is the right file.');
+      return await readBoundedText(handle, info.size, maxBytes, tooLarge);
     } finally {
       await handle.close();
     }

@@ -4,6 +4,7 @@ import { constants, type Stats } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { isInside, type ReadPolicy } from './read-policy.js';
+import { readBoundedText } from '../arazzo/read-bounded.js';
 
 /** Thrown by readLocalFile; `refused` when a rule forbids the read, otherwise the file could not be read. */
 export class LocalReadError extends Error {
@@ -34,8 +35,9 @@ export async function readLocalFile(path: string, policy: ReadPolicy, roots: rea
   });
   try {
     // The file may have been swapped since the stat: check what was opened.
-    checkKind(await handle.stat(), policy.maxBytes);
-    return await readBounded(handle, policy.maxBytes);
+    const info = await handle.stat();
+    checkKind(info, policy.maxBytes);
+    return await readBounded(handle, info.size, policy.maxBytes);
   } finally {
     await handle.close();
   }
@@ -92,18 +94,8 @@ function checkKind(info: { isFile(): boolean; isDirectory(): boolean; size: numb
   if (info.size > maxBytes) throw new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`);
 }
 
-async function readBounded(handle: Awaited<ReturnType<typeof open>>, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const buffer = Buffer.alloc(64 * 1024);
-  for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-    if (bytesRead === 0) break;
-    total += bytesRead;
-    if (total > maxBytes) throw new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`);
-    chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
+function readBounded(handle: Awaited<ReturnType<typeof open>>, expectedBytes: number, maxBytes: number): Promise<string> {
+  return readBoundedText(handle, expectedBytes, maxBytes, () => new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`));
 }
 
 async function realOrResolved(folder: string): Promise<string> {
