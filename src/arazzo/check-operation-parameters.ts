@@ -19,8 +19,9 @@ const REFERENCE = /^\$components\.parameters\.([^.\s]+)$/;
 interface Effective {
   name: string;
   in?: string;
-  /** Where to report it: the `name`, or the `reference` of a component parameter. */
-  at: string;
+  /** Where to report it: the `name` (`field`) of the entry at `pointer`, or its `reference` for a component parameter. */
+  pointer: string;
+  field: 'name' | 'reference';
 }
 
 /**
@@ -35,15 +36,18 @@ export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow
   const inherited = resolveAll(doc, workflow.parameters).filter((w) => !own.some((p) => p.name === w.name && p.in === w.in));
   const parameters = [...inherited, ...own];
   const pathParams = operation.pathTemplate.flatMap((part) => ('param' in part ? [part.param] : []));
-  const route = operation.path === undefined ? '' : ` (${operation.method === undefined ? '' : `${operation.method.toUpperCase()} `}${operation.path})`;
-  const operationLabel = step.operationId === undefined ? `the operation at operationPath${route}` : `operation "${operationIdOf(step)}"${route}`;
+  // Worded only for a finding: a long workflow's steps are nearly all fine.
+  const operationLabel = (): string => {
+    const route = operation.path === undefined ? '' : ` (${operation.method === undefined ? '' : `${operation.method.toUpperCase()} `}${operation.path})`;
+    return step.operationId === undefined ? `the operation at operationPath${route}` : `operation "${operationIdOf(step)}"${route}`;
+  };
 
   for (const name of new Set(pathParams)) {
     if (parameters.some((p) => p.name === name && locationOf(p, operation) === 'path')) continue;
     report.error(
       'MISSING_PATH_PARAMETER',
       childPointer(step.pointer, step.parameters.length > 0 ? 'parameters' : step.operationId === undefined ? 'operationPath' : 'operationId'),
-      `${operationLabel} needs path parameter "${name}", which no parameter of step "${step.stepId ?? ''}" fills; add one with name: ${name} and in: path`,
+      `${operationLabel()} needs path parameter "${name}", which no parameter of step "${step.stepId ?? ''}" fills; add one with name: ${name} and in: path`,
     );
   }
 
@@ -53,18 +57,18 @@ export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow
     const candidates = [...operation.parameters.filter((p) => p.in === where).map((p) => p.name), ...(where === 'path' ? pathParams : [])];
     const hint = didYouMean(parameter.name, new Set(candidates));
     if (where === 'header' && hint === '') continue;
-    report.warning('UNKNOWN_PARAMETER', parameter.at, `parameter "${parameter.name}" (in: ${where}) is not a parameter of ${operationLabel}${hint}`);
+    report.warning('UNKNOWN_PARAMETER', childPointer(parameter.pointer, parameter.field), `parameter "${parameter.name}" (in: ${where}) is not a parameter of ${operationLabel()}${hint}`);
   }
 }
 
 function resolveAll(doc: ArazzoDocument, list: ReadonlyArray<Parameter | Reference>): Effective[] {
   return list.flatMap((entry): Effective[] => {
-    if (!isReference(entry)) return entry.name === undefined ? [] : [{ name: entry.name, in: entry.in, at: childPointer(entry.pointer, 'name') }];
+    if (!isReference(entry)) return entry.name === undefined ? [] : [{ name: entry.name, in: entry.in, pointer: entry.pointer, field: 'name' }];
     const match = REFERENCE.exec(entry.reference);
     const components = doc.components?.parameters ?? {};
     const found = match && Object.hasOwn(components, match[1] ?? '') ? components[match[1] ?? ''] : undefined;
     // An unresolvable reference is reported by checkParameters.
-    return found?.name === undefined ? [] : [{ name: found.name, in: found.in, at: childPointer(entry.pointer, 'reference') }];
+    return found?.name === undefined ? [] : [{ name: found.name, in: found.in, pointer: entry.pointer, field: 'reference' }];
   });
 }
 
