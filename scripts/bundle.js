@@ -196,8 +196,9 @@ const sharedTransitionShapes = {
  * js-yaml's composeNode copies the parser's state into a new object before it looks for a node's
  * tag or anchor (`!tag`, `&anchor`), once per node, and throws the copy away when there is none
  * (readTagProperty and readAnchorProperty then return false at once, without touching the state).
- * This breaks out of that loop before the copy when the next character starts neither. The
- * source is patched only if it holds exactly the text expected, else the build fails.
+ * This breaks out of that loop before the copy when the next character starts neither. Likewise
+ * readFlowCollection's key table is made only once a flow collection starts. The source is
+ * patched only if it holds exactly the text expected, else the build fails.
  */
 const yamlPropertySnapshot = {
   name: 'yaml-property-snapshot',
@@ -212,7 +213,14 @@ const yamlPropertySnapshot = {
       const loop = /( {4}if \(indentStatus === 1\) \{\n {6}while \(true\) \{\n {8}const ch = state\.input\.charCodeAt\(state\.position\);\n)( {8}const propertyState = snapshotState\(state\);\n)/g;
       const found = text.match(loop) ?? [];
       if (found.length !== 1) throw new Error(`${args.path}: expected one property loop that snapshots the state first, found ${found.length}`);
-      return { contents: text.replace(loop, (_, head, snapshot) => `${head}        if (ch !== 33 && ch !== 38) break;\n${snapshot}`), loader: 'js' };
+      let patchedText = text.replace(loop, (_, head, snapshot) => `${head}        if (ch !== 33 && ch !== 38) break;\n${snapshot}`);
+      // readFlowCollection makes its duplicate-key table before it knows a flow collection starts
+      // here, for every node it is tried on; the table is made once it does.
+      const flow = /(function readFlowCollection\(state, nodeIndent\) \{\n(?: {4}.*\n)*?) {4}const overridableKeys = \/\* @__PURE__ \*\/ Object\.create\(null\);\n((?: {4}.*\n)*? {4}\} else \{\n {6}return false;\n {4}\}\n)/g;
+      const flows = patchedText.match(flow) ?? [];
+      if (flows.length !== 1) throw new Error(`${args.path}: expected one readFlowCollection that makes its key table first, found ${flows.length}`);
+      patchedText = patchedText.replace(flow, (_, head, check) => `${head}    let overridableKeys;\n${check}    overridableKeys = Object.create(null);\n`);
+      return { contents: patchedText, loader: 'js' };
     });
   },
 };
