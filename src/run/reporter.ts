@@ -53,10 +53,20 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
   const known = new Set(opts.secrets ?? []);
   const values = { values: known };
   // A server may echo a credential in a later step's error: remember what each request carried.
+  // Whether a header name is secret-like, per name: a run sends the same few names on every step.
+  const secretHeaders = new Map<string, boolean>();
+  const isSecretHeader = (name: string): boolean => {
+    let secret = secretHeaders.get(name);
+    if (secret === undefined) {
+      secret = isSecretName(name);
+      if (secretHeaders.size < 256) secretHeaders.set(name, secret);
+    }
+    return secret;
+  };
   const remember = (request: HttpRequest) => {
     if (request.auth !== undefined) for (const value of secretValuesOf(request)) known.add(value);
     // A step may send its own Authorization (or another secret-named header) from an input.
-    else for (const name in request.headers) if (isSecretName(name)) for (const part of credentialParts(request.headers[name]!)) known.add(part);
+    else for (const name in request.headers) if (isSecretHeader(name)) for (const part of credentialParts(request.headers[name]!)) known.add(part);
   };
   return {
     warn: (message) => write(`${style.yellow('warning:')} ${printableText(message, values)}`),
