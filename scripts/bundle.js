@@ -127,6 +127,13 @@ const lazyYaml = {
   },
 };
 
+/** `text` with the one match of `pattern` replaced; throws (failing the build) unless there is exactly one, so a dependency update cannot drop a patch silently. */
+function patchOnce(path, text, pattern, replacement, what) {
+  const found = text.match(new RegExp(pattern.source, 'g')) ?? [];
+  if (found.length !== 1) throw new Error(`${path}: expected one ${what}, found ${found.length}`);
+  return text.replace(new RegExp(pattern.source), replacement);
+}
+
 /** Fails the build when a patching plugin's file was never loaded (its filter stopped matching): a patch must not be dropped silently. */
 function requirePatched(bundler, what) {
   const state = { applied: false };
@@ -164,9 +171,7 @@ const sharedTransitionShapes = {
       patched.applied = true;
       let text = readFileSync(args.path, 'utf8');
       const replaceOnce = (pattern, replacement, what) => {
-        const found = text.match(new RegExp(pattern.source, 'g')) ?? [];
-        if (found.length !== 1) throw new Error(`${args.path}: expected one ${what}, found ${found.length}`);
-        text = text.replace(pattern, replacement);
+        text = patchOnce(args.path, text, pattern, replacement, what);
       };
       replaceOnce(
         /(function formatTransition\(stateNode, descriptor, transitionConfig\) \{\n(?:.*\n){3}  const transition = )\{\n    \.\.\.transitionConfig,\n((?:    .*\n)+?)    toJSON: \(\) => \(\{\n      \.\.\.transition,\n      source: `#\$\{stateNode\.id\}`,\n      target: target \? target\.map\(t => `#\$\{t\.id\}`\) : undefined\n    \}\)\n  \};\n  return transition;\n\}/,
@@ -210,17 +215,13 @@ const yamlPropertySnapshot = {
       if (realpathSync(args.path) !== own) return undefined;
       patched.applied = true;
       const text = readFileSync(args.path, 'utf8');
-      const loop = /( {4}if \(indentStatus === 1\) \{\n {6}while \(true\) \{\n {8}const ch = state\.input\.charCodeAt\(state\.position\);\n)( {8}const propertyState = snapshotState\(state\);\n)/g;
-      const found = text.match(loop) ?? [];
-      if (found.length !== 1) throw new Error(`${args.path}: expected one property loop that snapshots the state first, found ${found.length}`);
-      let patchedText = text.replace(loop, (_, head, snapshot) => `${head}        if (ch !== 33 && ch !== 38) break;\n${snapshot}`);
+      const loop = /( {4}if \(indentStatus === 1\) \{\n {6}while \(true\) \{\n {8}const ch = state\.input\.charCodeAt\(state\.position\);\n)( {8}const propertyState = snapshotState\(state\);\n)/;
+      let contents = patchOnce(args.path, text, loop, (_, head, snapshot) => `${head}        if (ch !== 33 && ch !== 38) break;\n${snapshot}`, 'property loop that snapshots the state first');
       // readFlowCollection makes its duplicate-key table before it knows a flow collection starts
       // here, for every node it is tried on; the table is made once it does.
-      const flow = /(function readFlowCollection\(state, nodeIndent\) \{\n(?: {4}.*\n)*?) {4}const overridableKeys = \/\* @__PURE__ \*\/ Object\.create\(null\);\n((?: {4}.*\n)*? {4}\} else \{\n {6}return false;\n {4}\}\n)/g;
-      const flows = patchedText.match(flow) ?? [];
-      if (flows.length !== 1) throw new Error(`${args.path}: expected one readFlowCollection that makes its key table first, found ${flows.length}`);
-      patchedText = patchedText.replace(flow, (_, head, check) => `${head}    let overridableKeys;\n${check}    overridableKeys = Object.create(null);\n`);
-      return { contents: patchedText, loader: 'js' };
+      const flow = /(function readFlowCollection\(state, nodeIndent\) \{\n(?: {4}.*\n)*?) {4}const overridableKeys = \/\* @__PURE__ \*\/ Object\.create\(null\);\n((?: {4}.*\n)*? {4}\} else \{\n {6}return false;\n {4}\}\n)/;
+      contents = patchOnce(args.path, contents, flow, (_, head, check) => `${head}    let overridableKeys;\n${check}    overridableKeys = Object.create(null);\n`, 'readFlowCollection that makes its key table first');
+      return { contents, loader: 'js' };
     });
   },
 };

@@ -37,7 +37,7 @@ export async function readLocalFile(path: string, policy: ReadPolicy, roots: rea
     // The file may have been swapped since the stat: check what was opened.
     const info = await handle.stat();
     checkKind(info, policy.maxBytes);
-    return await readBounded(handle, info.size, policy.maxBytes);
+    return await readBoundedText(handle, info.size, policy.maxBytes, () => new LocalReadError(true, `is larger than ${formatBytes(policy.maxBytes)}; refusing to read it`));
   } finally {
     await handle.close();
   }
@@ -92,10 +92,6 @@ function checkKind(info: { isFile(): boolean; isDirectory(): boolean; size: numb
   if (info.isDirectory()) throw new LocalReadError(false, 'is a directory; point at the description file');
   if (!info.isFile()) throw new LocalReadError(true, 'is not a regular file (a FIFO, socket or device); only regular files are read');
   if (info.size > maxBytes) throw new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`);
-}
-
-function readBounded(handle: Awaited<ReturnType<typeof open>>, expectedBytes: number, maxBytes: number): Promise<string> {
-  return readBoundedText(handle, expectedBytes, maxBytes, () => new LocalReadError(true, `is larger than ${formatBytes(maxBytes)}; refusing to read it`));
 }
 
 async function realOrResolved(folder: string): Promise<string> {

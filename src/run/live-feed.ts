@@ -112,9 +112,8 @@ interface Track {
   top: boolean;
   started: boolean;
   ended: boolean;
-  /** The state the machine is in (prefixed), and its step (top-level key, prefixed): where a root-level transition leaves from. */
-  state?: string;
-  at?: string;
+  /** The state path the machine is in (unprefixed): where a root-level transition leaves from. */
+  path?: string;
 }
 
 type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown };
@@ -183,15 +182,13 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context: WorkflowContext };
     const transitions = (event._transitions ?? []) as unknown as Transition[];
     const source = transitions[0]?.source.path ?? [];
-    // A root-level transition (the step budget spent) leaves the step the machine was in.
-    const from = source[0] === undefined ? (track.at ?? '') : prefix + source[0];
-    const path = statePath(snapshot.value);
-    const to = prefix + path;
-    const left = source.length === 0 ? (track.state ?? '') : prefix + source.join('.');
-    track.state = to;
-    track.at = prefix + path.split('.')[0];
+    // A root-level transition (the step budget spent) leaves the state the machine was in.
+    const left = source.length === 0 ? (track.path ?? '') : source.join('.');
+    const from = left === '' ? '' : prefix + left.split('.')[0];
+    track.path = statePath(snapshot.value);
+    const to = prefix + track.path;
     const outcome = stepOutcomeOf(event.event);
-    const f = fact(track, left, to, eventName(event.event.type), snapshot);
+    const f = fact(track, left === '' ? '' : prefix + left, to, eventName(event.event.type), snapshot);
     // Not a run: a nested step's call made ready (v2; its run is judged when the call is done).
     const ran = outcome !== undefined && outcome.call === undefined;
     if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome);
@@ -211,10 +208,8 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   /** The first state of a machine: entered by no transition (XState sends no microstep for it). */
   const onStart = (track: Track, snapshot: { status?: string; value: unknown; context: WorkflowContext }): LiveFact => {
     track.started = true;
-    const path = statePath(snapshot.value);
-    const to = track.prefix + path;
-    track.state = to;
-    track.at = track.prefix + path.split('.')[0];
+    track.path = statePath(snapshot.value);
+    const to = track.prefix + track.path;
     const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', snapshot);
     // The chart's start edge has no label; neither has its fact.
     f.edge = takeEdge(track, `${track.prefix}start`, to.split('.')[0] ?? to, false, '');
