@@ -1,11 +1,12 @@
 /**
- * The fast way to read a document: JSON.parse or js-yaml, several times faster than the `yaml`
+ * The fast way to read a document: JSON.parse, the block reader or js-yaml, several times faster than the `yaml`
  * library's full syntax tree. It answers only when it is sure to build the value `yaml` would build;
  * otherwise (any error, aliases, tags, directives, odd keys) it returns undefined and the caller
  * takes the `yaml` path, which gives today's messages, positions and limits.
  */
 import { load, type State } from 'js-yaml';
 import { CORE_SCHEMA } from './core-schema.js';
+import { parseBlock } from './parse-block.js';
 import { isObject, type RawObject } from './read-fields.js';
 
 // Deeper documents go to the `yaml` path, which reports its own limit; js-yaml stops at 100 too.
@@ -59,6 +60,9 @@ function parseJson(text: string): RawObject | undefined {
 
 function parseYaml(text: string): RawObject | undefined {
   if (GATES.some((gate) => gate.test(text)) || longestLine(text) > MAX_KEY_LINE || overIndentedBlankLead(text)) return undefined;
+  // The line reader first: it answers for most documents, several times faster than js-yaml.
+  const block = parseBlock(text);
+  if (block !== undefined) return block;
   const watcher = nodeWatcher();
   try {
     const value = load(text, { schema: CORE_SCHEMA, listener: watcher.listener });
