@@ -7,7 +7,7 @@ import { indexSteps, type ExpressionScope } from './expression-scope.js';
 import { RUNS_WITH_V2, type Report } from './finding.js';
 import type { ArazzoDocument, Step, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
-import { childPointer, isObject } from './read-fields.js';
+import { arrayField, childPointer, isObject } from './read-fields.js';
 
 const OPERATION_FIELDS = ['operationId', 'operationPath', 'workflowId'] as const;
 
@@ -19,15 +19,22 @@ export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => 
     const callsOperations = workflow.steps.some((step) => step.workflowId === undefined);
     checkParameters(workflow.parameters, scope, callsOperations, report);
     checkDependsOn(workflow, report);
-    workflow.steps.forEach((step, index) => checkStep(step, { doc, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report));
+    // A step's pointer ends with its index in the workflow's raw `steps` list (build-model.ts), so
+    // the raw step is looked up there instead of resolving each step's pointer from the root.
+    const rawWorkflow = rawAt(workflow.pointer);
+    const rawSteps = isObject(rawWorkflow) ? arrayField(rawWorkflow, 'steps') : undefined;
+    workflow.steps.forEach((step, index) => {
+      const rawStep = rawSteps?.[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))];
+      checkStep(step, rawStep, { doc, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report);
+    });
     checkChain(workflow.successActions, 'success', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
     checkChain(workflow.failureActions, 'failure', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
     checkOutputs(workflow.outputs, childPointer(workflow.pointer, 'outputs'), { doc, parsed, workflow, stepIndexes, phase: 'workflow' }, report);
   }
 }
 
-function checkStep(step: Step, request: ExpressionScope, rawAt: (pointer: string) => unknown, report: Report): void {
-  checkOperationFields(step, rawAt, report);
+function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt: (pointer: string) => unknown, report: Report): void {
+  checkOperationFields(step, rawStep, report);
   const response: ExpressionScope = { ...request, phase: 'response' };
   checkParameters(step.parameters, request, step.workflowId === undefined, report);
   if (step.requestBody) {
@@ -51,9 +58,9 @@ function checkStep(step: Step, request: ExpressionScope, rawAt: (pointer: string
 }
 
 // The spec's rows: none of the three is an error; operationPath and nested workflows are warnings.
-function checkOperationFields(step: Step, rawAt: (pointer: string) => unknown, report: Report): void {
-  const raw = rawAt(step.pointer);
+function checkOperationFields(step: Step, raw: unknown, report: Report): void {
   const present = OPERATION_FIELDS.filter((field) => isObject(raw) && raw[field] !== undefined && raw[field] !== null);
+  if (present.length === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
   const label = `step "${step.stepId ?? ''}"`;
   if (present.length === 0) {
     report.error('STEP_WITHOUT_OPERATION', step.pointer, `${label} has none of operationId, operationPath, workflowId; say what the step calls`);

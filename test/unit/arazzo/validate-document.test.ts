@@ -30,6 +30,14 @@ describe('validateDocument: the spec table', () => {
     expect(findings[0]?.message).toBe('step "nothing" has none of operationId, operationPath, workflowId; say what the step calls');
   });
 
+  it('counts an operation field the model drops (not a string) as present, also after a steps entry that is not an object', async () => {
+    const text = 'arazzo: 1.0.1\ninfo: {title: t, version: v}\nsourceDescriptions: [{name: a, url: b}]\nworkflows:\n  - workflowId: w\n    steps:\n      - 5\n      - {stepId: s, operationId: 7, workflowId: other}\n      - {stepId: u, operationId: 8}\n';
+    const codes = codesAt(await validateDocument(parseDocumentText(text, 'f.yaml', '/f.yaml')));
+    expect(codes).toContain('STEP_OPERATION_CONFLICT@/workflows/0/steps/1/workflowId');
+    expect(codes).toContain('NESTED_WORKFLOW_UNSUPPORTED@/workflows/0/steps/1/workflowId');
+    expect(codes.filter((code) => code.startsWith('STEP_WITHOUT_OPERATION') || code.startsWith('STEP_OPERATION_CONFLICT'))).toEqual(['STEP_OPERATION_CONFLICT@/workflows/0/steps/1/workflowId']);
+  });
+
   it('warns about operationPath, nested workflows and jsonpath success criteria, with no errors', async () => {
     const findings = await findingsOf('warnings.arazzo.yaml');
     expect(codesAt(findings)).toEqual([
