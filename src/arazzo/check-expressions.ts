@@ -34,13 +34,20 @@ export function checkTemplate(value: unknown, pointer: string, scope: Expression
     report.error('PAYLOAD_CYCLE', pointer + error.pointer, error.message);
     return;
   }
-  for (const warning of warnings) {
+  for (let i = 0; i < warnings.length; i++) {
+    const warning = warnings[i]!;
     const at = pointer + warning.pointer;
     if (strict && warning.pointer === '' && typeof value === 'string' && value.startsWith('$')) {
       checkExpressionString(value, at, scope, report);
     } else {
       report.warning('EXPRESSION_KEPT_LITERAL', at, warning.message);
     }
+  }
+  // A value is most often a literal or one expression: neither needs the list of expressions.
+  if (template.kind === 'literal') return;
+  if (template.kind === 'expression') {
+    checkReferences(template.expression, pointer + template.pointer, scope, report);
+    return;
   }
   for (const [expr, at] of expressionsWithPointers(template)) checkReferences(expr, pointer + at, scope, report);
 }
@@ -54,7 +61,8 @@ export function checkCondition(condition: string, pointer: string, scope: Expres
     report.error('CONDITION_SYNTAX', pointer, `condition "${shown}" does not parse: ${parsed.error.message}`);
     return;
   }
-  for (const expr of expressionsIn(parsed.value)) checkReferences(expr, pointer, scope, report);
+  const expressions = expressionsIn(parsed.value);
+  for (let i = 0; i < expressions.length; i++) checkReferences(expressions[i]!, pointer, scope, report);
 }
 
 function expressionsWithPointers(template: Template): Array<[Expression, string]> {

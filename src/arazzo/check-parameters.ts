@@ -14,7 +14,8 @@ const REFERENCE = /^\$components\.parameters\.([^.\s]+)$/;
  * `in` MUST be given unless the step runs a workflow, whose inputs the parameters then are).
  */
 export function checkParameters(parameters: ReadonlyArray<Parameter | Reference>, scope: ExpressionScope, requireIn: boolean, report: Report): void {
-  for (const parameter of parameters) {
+  for (let i = 0; i < parameters.length; i++) {
+    const parameter = parameters[i]!;
     if (isReference(parameter)) {
       checkParameterReference(parameter, scope, report);
       if (parameter.value !== undefined) checkTemplate(parameter.value, childPointer(parameter.pointer, 'value'), scope, report, true);

@@ -40,7 +40,8 @@ function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report
   const fields = isReference ? REFERENCE_FIELDS : shape.fields;
   const required = isReference ? ['reference'] : shape.required;
 
-  for (const name of required) {
+  for (let i = 0; i < required.length; i++) {
+    const name = required[i]!;
     if (o[name] === undefined || o[name] === null) report.error('MISSING_FIELD', pointer, `${pointer === '' ? 'the document' : readablePath(pointer)} has no "${name}" (required)`);
   }
   // Pointers and messages are built only for what is reported or descended into: a 1000-step

@@ -59,8 +59,10 @@ function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt
 
 // The spec's rows: none of the three is an error; operationPath and nested workflows are warnings.
 function checkOperationFields(step: Step, raw: unknown, report: Report): void {
+  let count = 0;
+  if (isObject(raw)) for (let i = 0; i < OPERATION_FIELDS.length; i++) if (raw[OPERATION_FIELDS[i]!] !== undefined && raw[OPERATION_FIELDS[i]!] !== null) count++;
+  if (count === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
   const present = OPERATION_FIELDS.filter((field) => isObject(raw) && raw[field] !== undefined && raw[field] !== null);
-  if (present.length === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
   const label = `step "${step.stepId ?? ''}"`;
   if (present.length === 0) {
     report.error('STEP_WITHOUT_OPERATION', step.pointer, `${label} has none of operationId, operationPath, workflowId; say what the step calls`);
@@ -87,7 +89,8 @@ function checkDependsOn(workflow: Workflow, report: Report): void {
 }
 
 function checkOutputs(outputs: Record<string, string>, pointer: string, scope: ExpressionScope, report: Report): void {
-  for (const [name, source] of Object.entries(outputs)) checkExpressionString(source, childPointer(pointer, name), scope, report);
+  const names = Object.keys(outputs);
+  for (let i = 0; i < names.length; i++) checkExpressionString(outputs[names[i]!]!, childPointer(pointer, names[i]!), scope, report);
 }
 
 /** Checks the reusable components: parameter locations and actions (without a workflow to resolve goto or step references). */

@@ -92,5 +92,8 @@ function compileNode(value: unknown, path: string[], ancestors: Set<object>, war
 
 /** Compiles a JSON value into a template, pushing a warning for each `$` string that stays literal. Throws TemplateCycleError on a self-referencing value. */
 export function compileTemplate(value: unknown, warnings: TemplateWarning[] = []): Template {
+  // Most values are one string or a number: no path or cycle set is needed for them.
+  if (typeof value === 'string') return compileString(value, '', warnings);
+  if (typeof value !== 'object' || value === null) return { kind: 'literal', value };
   return compileNode(value, [], new Set(), warnings);
 }

@@ -275,7 +275,9 @@ export const MEMO_LIMIT = 4096;
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    // Keys and an index: the parser's first trees are frozen by unoptimised code, where an iterator step is an object.
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) deepFreeze((value as Record<string, unknown>)[keys[i]!]);
   }
   return value;
 }

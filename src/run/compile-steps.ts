@@ -73,10 +73,11 @@ export function findOperation(step: Step, sources: BoundSource[]): { operation: 
     }
     return { operation, source };
   }
-  const matches = sources.flatMap((source) => {
-    const operation = source.description.operations.get(id);
-    return operation ? [{ operation, source }] : [];
-  });
+  const matches: Array<{ operation: Operation; source: BoundSource }> = [];
+  for (let i = 0; i < sources.length; i++) {
+    const operation = sources[i]!.description.operations.get(id);
+    if (operation) matches.push({ operation, source: sources[i]! });
+  }
   if (matches.length === 0) {
     const names = sources.map((s) => `"${s.name}"`).join(', ') || 'none';
     throw new StepPreparationError('UNKNOWN_OPERATION', `step "${step.stepId}": operationId "${id}" is not in any source description (sources: ${names})`);
@@ -127,15 +128,23 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
   // sends both to operations that do not declare them); an undeclared one is optional. A query or
   // path parameter the operation lacks is not even evaluated. The step's own win (by name and location).
   const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
-  const inherited = workflow.parameters
-    .map((p) => resolveParameter(doc, p, stepId))
-    .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie') && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
-  for (const parameter of [...inherited, ...own]) {
-    const local: TemplateWarning[] = [];
+  const inherited =
+    workflow.parameters.length === 0
+      ? []
+      : workflow.parameters
+          .map((p) => resolveParameter(doc, p, stepId))
+          .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie') && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+  // The inherited parameters first, then the step's own; by index (this runs unoptimised for a
+  // document's first steps, where each iterator step is an object).
+  const local: TemplateWarning[] = [];
+  for (let i = 0; i < inherited.length + own.length; i++) {
+    const isInherited = i < inherited.length;
+    const parameter = isInherited ? inherited[i]! : own[i - inherited.length]!;
     const spec = declaredSpec(operation, parameter);
-    const optional = spec === undefined ? inherited.includes(parameter) : !spec.required && spec.in !== 'path';
+    const optional = spec === undefined ? isInherited : !spec.required && spec.in !== 'path';
     program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local), optional });
-    for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
+    for (let w = 0; w < local.length; w++) warnings.push({ ...local[w]!, pointer: `${parameter.pointer}/value${local[w]!.pointer}` });
+    local.length = 0;
   }
   if (step.requestBody) {
     const local: TemplateWarning[] = [];
@@ -200,10 +209,13 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 /** The operation's parameter a step parameter fills: same name (any case for a header) and, when given, same `in`. */
 function declaredSpec(operation: Operation, parameter: Parameter): ParameterSpec | undefined {
   const name = parameter.name ?? '';
-  const lower = name.toLowerCase();
-  return operation.parameters.find(
-    (spec) => (parameter.in === undefined || spec.in === parameter.in) && (spec.in === 'header' ? spec.name.toLowerCase() === lower : spec.name === name),
-  );
+  let lower: string | undefined;
+  for (let i = 0; i < operation.parameters.length; i++) {
+    const spec = operation.parameters[i]!;
+    if (parameter.in !== undefined && spec.in !== parameter.in) continue;
+    if (spec.in === 'header' ? spec.name.toLowerCase() === (lower ??= name.toLowerCase()) : spec.name === name) return spec;
+  }
+  return undefined;
 }
 
 const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
@@ -216,15 +228,15 @@ const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
 export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (stepId: string) => boolean {
   if (workflow.steps.some((step) => !/^[A-Za-z0-9_-]*$/.test(step.stepId ?? ''))) return () => true;
   const read = new Set<string>();
-  const seen = new Set<object>();
-  // Iterative, and without a list of values per object: this walks the whole document.
+  // Iterative, and without a list of values per object: this walks the whole document. The model
+  // is a tree with, at most, subtrees shared by YAML aliases (a cycle is refused as too deep when
+  // the document is parsed, and the alias limit bounds the sharing), as detachStrings walks it.
   const pending: unknown[] = [doc];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value === 'string') {
       if (value.includes('$steps.')) for (const match of value.matchAll(STEP_DATA)) read.add(match[1]!);
-    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
-      seen.add(value);
+    } else if (typeof value === 'object' && value !== null) {
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) pending.push(value[i]);
       } else {
