@@ -146,15 +146,19 @@ async function main() {
     }
     for (let run = 1; run <= args.runs; run++) {
       process.stderr.write(`run ${run}/${args.runs}\n`);
+      // The builds take turns going first, so that neither always runs right after the other's
+      // longest command: in a fixed order, the second build's linear-1 (run right after the first
+      // build's `validate linear-1000`) came out 14-23 ms slower in every round.
+      const inTurn = run % 2 === 1 ? [...builds.entries()] : [...builds.entries()].reverse();
       for (let i = 0; i < args.coldRuns; i++) {
         // node -e 0 is timed once per round and shared, so every build's ratio has the same denominator.
         const nodeSample = await timeNode(node.args, { cwd: dir });
         for (const samples of perBuild) samples.cold[node.name].push({ wallMs: nodeSample.wallMs, rssKiB: nodeSample.rssKiB });
-        for (const c of builds[0].cold.keys()) for (const [b, build] of builds.entries()) await timeCommand(build.cold[c], perBuild[b].cold);
+        for (const c of builds[0].cold.keys()) for (const [b, build] of inTurn) await timeCommand(build.cold[c], perBuild[b].cold);
       }
-      for (const c of builds[0].breakdown.keys()) for (const [b, build] of builds.entries()) await timeCommand(build.breakdown[c], perBuild[b].breakdown);
+      for (const c of builds[0].breakdown.keys()) for (const [b, build] of inTurn) await timeCommand(build.breakdown[c], perBuild[b].breakdown);
       for (const s of planned) {
-        for (const [b, build] of builds.entries()) {
+        for (const [b, build] of inTurn) {
           // A build from before the v2 runner cannot run the nested scenario: its row stays empty.
           if (b > 0 && s.kind === 'nested') continue;
           const cli = await timeNode(cliArgs(build.tool, s, `r${run}-b${b}-${s.name}`), { cwd: dir });
