@@ -32,18 +32,25 @@ interface Effective {
  * reported as unknown: they apply to every step, whatever it calls.
  */
 export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow, step: Step, operation: OperationShape, report: Report): void {
+  // Loops by index and no closures per step: in a fresh process this runs unoptimised for a long
+  // workflow's first steps, where each iterator step and closure is an object.
   const own = resolveAll(doc, step.parameters);
-  const inherited = resolveAll(doc, workflow.parameters).filter((w) => !own.some((p) => p.name === w.name && p.in === w.in));
-  const parameters = [...inherited, ...own];
-  const pathParams = operation.pathTemplate.flatMap((part) => ('param' in part ? [part.param] : []));
+  const inherited = workflow.parameters.length === 0 ? [] : resolveAll(doc, workflow.parameters).filter((w) => !own.some((p) => p.name === w.name && p.in === w.in));
+  const parameters = inherited.length === 0 ? own : [...inherited, ...own];
+  const pathParams: string[] = [];
+  for (let i = 0; i < operation.pathTemplate.length; i++) {
+    const part = operation.pathTemplate[i]!;
+    if ('param' in part) pathParams.push(part.param);
+  }
   // Worded only for a finding: a long workflow's steps are nearly all fine.
   const operationLabel = (): string => {
     const route = operation.path === undefined ? '' : ` (${operation.method === undefined ? '' : `${operation.method.toUpperCase()} `}${operation.path})`;
     return step.operationId === undefined ? `the operation at operationPath${route}` : `operation "${operationIdOf(step)}"${route}`;
   };
 
-  for (const name of new Set(pathParams)) {
-    if (parameters.some((p) => p.name === name && locationOf(p, operation) === 'path')) continue;
+  for (let i = 0; i < pathParams.length; i++) {
+    const name = pathParams[i]!;
+    if (pathParams.indexOf(name) < i || fillsPath(parameters, name, operation)) continue;
     report.error(
       'MISSING_PATH_PARAMETER',
       childPointer(step.pointer, step.parameters.length > 0 ? 'parameters' : step.operationId === undefined ? 'operationPath' : 'operationId'),
@@ -51,7 +58,8 @@ export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow
     );
   }
 
-  for (const parameter of own) {
+  for (let i = 0; i < own.length; i++) {
+    const parameter = own[i]!;
     const where = locationOf(parameter, operation);
     if (where === undefined || !LOCATIONS.has(where) || isDeclared(parameter.name, where, operation, pathParams)) continue;
     const candidates = [...operation.parameters.filter((p) => p.in === where).map((p) => p.name), ...(where === 'path' ? pathParams : [])];
@@ -62,25 +70,40 @@ export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow
 }
 
 function resolveAll(doc: ArazzoDocument, list: ReadonlyArray<Parameter | Reference>): Effective[] {
-  return list.flatMap((entry): Effective[] => {
-    if (!isReference(entry)) return entry.name === undefined ? [] : [{ name: entry.name, in: entry.in, pointer: entry.pointer, field: 'name' }];
+  const out: Effective[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i]!;
+    if (!isReference(entry)) {
+      if (entry.name !== undefined) out.push({ name: entry.name, in: entry.in, pointer: entry.pointer, field: 'name' });
+      continue;
+    }
     const match = REFERENCE.exec(entry.reference);
     const components = doc.components?.parameters ?? {};
     const found = match && Object.hasOwn(components, match[1] ?? '') ? components[match[1] ?? ''] : undefined;
     // An unresolvable reference is reported by checkParameters.
-    return found?.name === undefined ? [] : [{ name: found.name, in: found.in, pointer: entry.pointer, field: 'reference' }];
-  });
+    if (found?.name !== undefined) out.push({ name: found.name, in: found.in, pointer: entry.pointer, field: 'reference' });
+  }
+  return out;
+}
+
+/** Whether one of the parameters fills the path parameter `name`. */
+function fillsPath(parameters: readonly Effective[], name: string, operation: OperationShape): boolean {
+  for (let i = 0; i < parameters.length; i++) if (parameters[i]!.name === name && locationOf(parameters[i]!, operation) === 'path') return true;
+  return false;
 }
 
 // As the request builder does: the parameter's own `in`, else the location the operation declares for the name.
 function locationOf(parameter: Effective, operation: OperationShape): string | undefined {
-  return parameter.in ?? operation.parameters.find((p) => p.name === parameter.name)?.in;
+  if (parameter.in !== undefined) return parameter.in;
+  for (let i = 0; i < operation.parameters.length; i++) if (operation.parameters[i]!.name === parameter.name) return operation.parameters[i]!.in;
+  return undefined;
 }
 
 function isDeclared(name: string, where: string, operation: OperationShape, pathParams: readonly string[]): boolean {
   if (where === 'path' && pathParams.includes(name)) return true;
   if (where === 'header') return operation.parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase());
-  return operation.parameters.some((p) => p.in === where && p.name === name);
+  for (let i = 0; i < operation.parameters.length; i++) if (operation.parameters[i]!.in === where && operation.parameters[i]!.name === name) return true;
+  return false;
 }
 
 function operationIdOf(step: Step): string {

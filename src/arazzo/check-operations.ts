@@ -46,19 +46,22 @@ export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadO
   };
   const operationsOf = async (source: SourceDescription) => (await load(source)).operations;
   const openapiSources = doc.sourceDescriptions.filter((source) => source.type === undefined || source.type === 'openapi');
-  // Loaded when the first unqualified operationId needs them, then shared by every step.
-  let openapiOperations: Promise<LoadedSource[]> | undefined;
+  // Read once, when some step has an unqualified operationId, and shared by every step (one
+  // await for the document, not one per step).
+  const unqualified = openapiSources.length > 0 && doc.workflows.some((workflow) => workflow.steps.some((step) => step.operationId !== undefined && !QUALIFIED.test(step.operationId)));
+  const openapiOperations = unqualified ? await Promise.all(openapiSources.map(async (source) => ({ source, operations: await operationsOf(source) }))) : [];
 
-  for (const workflow of doc.workflows) {
-    for (const step of workflow.steps) {
+  for (let w = 0; w < doc.workflows.length; w++) {
+    const workflow = doc.workflows[w]!;
+    for (let s = 0; s < workflow.steps.length; s++) {
+      const step = workflow.steps[s]!;
       if (step.operationId === undefined) continue;
       const qualified = QUALIFIED.exec(step.operationId);
       let operation: OperationShape | undefined;
       if (qualified) {
         operation = await checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, operationsOf, report);
       } else if (openapiSources.length > 0) {
-        openapiOperations ??= Promise.all(openapiSources.map(async (source) => ({ source, operations: await operationsOf(source) })));
-        operation = checkUnqualified(step, step.operationId, openapiSources, await openapiOperations, report);
+        operation = checkUnqualified(step, step.operationId, openapiSources, openapiOperations, report);
       }
       if (operation) checkOperationParameters(doc, workflow, step, operation, report);
     }
@@ -107,6 +110,17 @@ async function checkQualified(
 }
 
 function checkUnqualified(step: Step, operationId: string, sources: readonly SourceDescription[], loaded: readonly LoadedSource[], report: Report): OperationShape | undefined {
+  // The common case first: exactly one source has it.
+  let holder: SourceOperations | undefined;
+  let count = 0;
+  for (let i = 0; i < loaded.length; i++) {
+    const operations = loaded[i]!.operations;
+    if (operations?.has(operationId)) {
+      holder = operations;
+      count++;
+    }
+  }
+  if (count === 1) return holder!.get(operationId);
   const at = childPointer(step.pointer, 'operationId');
   const holders = loaded.filter(({ operations }) => operations?.has(operationId));
   if (holders.length > 1) {

@@ -33,8 +33,6 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
   N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029', ' ': ' ', '"': '"', '/': '/', '\\': '\\',
 };
-const HEX_ESCAPE_LENGTH: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
-const HEX = /^[0-9a-fA-F]+$/;
 
 /** Thrown inside the reader when the text leaves the subset; never escapes parseBlock. */
 const DECLINE = new Error('outside the block subset');
@@ -321,42 +319,47 @@ function flow(text: string): unknown {
   return list;
 }
 
-/** A quoted scalar at the start of `text` that ends on the same line: its value, and where the text after it starts. */
+/**
+ * A quoted scalar at the start of `text` that ends on the same line: its value, and where the text
+ * after it starts. The value is cut out and unescaped in one piece (a value built escape by escape
+ * is a chain of a million strings for a megabyte of escapes, which the garbage collector copies).
+ */
 function quotedScalar(text: string): [string, number] {
-  const quote = text[0]!;
-  let value = '';
-  let from = 1;
-  // The closing quote is searched for again only once an escape has passed the last one found
-  // (an escaped `\"`), so a value full of escapes is read in linear time.
-  let close = -1;
-  for (;;) {
-    if (close < from) close = text.indexOf(quote, from);
+  if (text.charCodeAt(0) === 0x27) {
+    // `''` is an escaped quote; the first `'` not followed by another ends the scalar.
+    let close = text.indexOf("'", 1);
+    while (close !== -1 && text.charCodeAt(close + 1) === 0x27) close = text.indexOf("'", close + 2);
     if (close === -1) decline();
-    if (quote === "'") {
-      value += text.slice(from, close);
-      if (text.charCodeAt(close + 1) !== 0x27) return [value, close + 1];
-      value += "'";
-      from = close + 2;
-      continue;
-    }
-    const escape = text.indexOf('\\', from);
-    if (escape === -1 || escape > close) return [value + text.slice(from, close), close + 1];
-    value += text.slice(from, escape) + escaped(text, escape);
-    from = escape + escapeLength(text[escape + 1]);
+    const body = text.slice(1, close);
+    return [body.includes("''") ? body.replaceAll("''", "'") : body, close + 1];
   }
+  // A `"` after an odd number of backslashes is escaped.
+  let close = text.indexOf('"', 1);
+  while (close !== -1 && backslashesBefore(text, close) % 2 === 1) close = text.indexOf('"', close + 1);
+  if (close === -1) decline();
+  const body = text.slice(1, close);
+  return [body.includes('\\') ? body.replace(ESCAPE, unescapeOne) : body, close + 1];
 }
 
-/** The character of the escape at `at` (its backslash) in a double-quoted scalar. */
-function escaped(text: string, at: number): string {
-  const code = text[at + 1];
-  if (code === undefined) decline();
-  if (Object.hasOwn(SIMPLE_ESCAPES, code)) return SIMPLE_ESCAPES[code]!;
-  const length = escapeLength(code) - 2;
-  const digits = text.slice(at + 2, at + 2 + length);
-  if (length <= 0 || digits.length !== length || !HEX.test(digits)) decline();
-  const point = parseInt(digits, 16);
-  if (point > 0x10ffff) decline();
-  return String.fromCodePoint(point);
+function backslashesBefore(text: string, at: number): number {
+  let count = 0;
+  while (at - count - 1 >= 0 && text.charCodeAt(at - count - 1) === 0x5c) count++;
+  return count;
+}
+
+// An escape of a double-quoted scalar: hex (\x, \u, \U and their digits) or one character; a
+// backslash that starts none of `yaml`'s escapes matches with neither, and unescapeOne declines it.
+const ESCAPE = /\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.)|$)/g;
+
+function unescapeOne(_match: string, x?: string, u?: string, bigU?: string, char?: string): string {
+  const hex = x ?? u ?? bigU;
+  if (hex !== undefined) {
+    const point = parseInt(hex, 16);
+    if (point > 0x10ffff) decline();
+    return String.fromCodePoint(point);
+  }
+  if (char === undefined || !Object.hasOwn(SIMPLE_ESCAPES, char)) decline();
+  return SIMPLE_ESCAPES[char]!;
 }
 
 const ONLY_SPACES = /^ *$/;
@@ -368,10 +371,6 @@ function startsPlain(text: string, at: number): boolean {
   return text.charCodeAt(at) === 0x2d && !Number.isNaN(next) && next !== 0x20;
 }
 
-/** The length of the escape whose letter is `code` (after the backslash): 2, or 4, 6 or 10 for \x, \u and \U. */
-function escapeLength(code: string | undefined): number {
-  return code !== undefined && Object.hasOwn(HEX_ESCAPE_LENGTH, code) ? 2 + HEX_ESCAPE_LENGTH[code]! : 2;
-}
 
 function trimSpaces(text: string): string {
   let start = 0;
@@ -383,7 +382,8 @@ function trimSpaces(text: string): string {
 
 /** A folded scalar's first `count` lines: a single line break is a space, n blank lines are n line breaks. */
 function fold(lines: readonly string[], count: number): string {
-  let body = lines[0]!;
+  // Joined once at the end: a string built line by line would be a chain of pieces.
+  const pieces = [lines[0]!];
   let blanks = 0;
   for (let i = 1; i < count; i++) {
     const line = lines[i]!;
@@ -391,9 +391,8 @@ function fold(lines: readonly string[], count: number): string {
       blanks++;
       continue;
     }
-    body += blanks === 0 ? ' ' : '\n'.repeat(blanks);
-    body += line;
+    pieces.push(blanks === 0 ? ' ' : '\n'.repeat(blanks), line);
     blanks = 0;
   }
-  return body;
+  return pieces.join('');
 }
