@@ -50,6 +50,17 @@ export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadO
   // await for the document, not one per step).
   const unqualified = openapiSources.length > 0 && doc.workflows.some((workflow) => workflow.steps.some((step) => step.operationId !== undefined && !QUALIFIED.test(step.operationId)));
   const openapiOperations = unqualified ? await Promise.all(openapiSources.map(async (source) => ({ source, operations: await operationsOf(source) }))) : [];
+  // Likewise every source a qualified operationId names.
+  const named = new Map<SourceDescription, SourceOperations | undefined>();
+  const namedSources = new Set<SourceDescription>();
+  for (const workflow of doc.workflows) {
+    for (const step of workflow.steps) {
+      const qualified = step.operationId === undefined ? null : QUALIFIED.exec(step.operationId);
+      const source = qualified ? doc.sourceDescriptions.find((s) => s.name === qualified[1]) : undefined;
+      if (source) namedSources.add(source);
+    }
+  }
+  await Promise.all([...namedSources].map(async (source) => named.set(source, await operationsOf(source))));
 
   for (let w = 0; w < doc.workflows.length; w++) {
     const workflow = doc.workflows[w]!;
@@ -59,7 +70,7 @@ export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadO
       const qualified = QUALIFIED.exec(step.operationId);
       let operation: OperationShape | undefined;
       if (qualified) {
-        operation = await checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, operationsOf, report);
+        operation = checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, named, report);
       } else if (openapiSources.length > 0) {
         operation = checkUnqualified(step, step.operationId, openapiSources, openapiOperations, report);
       }
@@ -87,14 +98,14 @@ interface LoadedSource {
   operations: SourceOperations | undefined;
 }
 
-async function checkQualified(
+function checkQualified(
   step: Step,
   sourceName: string,
   operationId: string,
   doc: ArazzoDocument,
-  operationsOf: (source: SourceDescription) => Promise<SourceOperations | undefined>,
+  named: ReadonlyMap<SourceDescription, SourceOperations | undefined>,
   report: Report,
-): Promise<OperationShape | undefined> {
+): OperationShape | undefined {
   const at = childPointer(step.pointer, 'operationId');
   const source = doc.sourceDescriptions.find((s) => s.name === sourceName);
   if (!source) {
@@ -102,7 +113,7 @@ async function checkQualified(
     report.error('UNKNOWN_SOURCE', at, `operationId "${step.operationId}" names source "${sourceName}", which the document does not declare${didYouMean(sourceName, names)}`);
     return undefined;
   }
-  const operations = await operationsOf(source);
+  const operations = named.get(source);
   if (operations && !operations.has(operationId)) {
     report.error('OPERATION_NOT_FOUND', at, `operation "${operationId}" is not in source "${sourceName}" (${source.url ?? ''})${didYouMean(operationId, operations.keys())}`);
   }
