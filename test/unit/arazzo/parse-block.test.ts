@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, parseDocument, stringify, type ToStringOptions } from 'yaml';
 import { parseBlock } from '../../../src/arazzo/parse-block.js';
+import { sameValue } from './same-value.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -29,20 +30,6 @@ function yamlRead(text: string): { errors: string[]; isMap: boolean; value?: unk
   const errors = doc.errors.map((error) => `${error.code}: ${error.message}`);
   if (errors.length > 0) return { errors, isMap: isMap(doc.contents) };
   return { errors, isMap: isMap(doc.contents), value: doc.toJS({ maxAliasCount: 100 }) };
-}
-
-/** Same value: prototypes, own keys in the same order, property descriptors, Object.is on primitives (-0, NaN). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
-  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const keysA = Reflect.ownKeys(a);
-  const keysB = Reflect.ownKeys(b);
-  if (keysA.length !== keysB.length || keysA.some((key, i) => key !== keysB[i])) return false;
-  return keysA.every((key) => {
-    const da = Object.getOwnPropertyDescriptor(a, key);
-    const db = Object.getOwnPropertyDescriptor(b, key);
-    return da?.enumerable === db?.enumerable && da?.writable === db?.writable && da?.configurable === db?.configurable && sameValue(da?.value, db?.value);
-  });
 }
 
 const show = (value: unknown): string => {

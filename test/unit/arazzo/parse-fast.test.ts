@@ -15,6 +15,7 @@ import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import { validateDocument } from '../../../src/arazzo/validate-document.js';
 import { parseFast } from '../../../src/arazzo/parse-fast.js';
 import { parseWithYaml } from '../../../src/arazzo/parse-with-yaml.js';
+import { sameValue } from './same-value.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Every fixture, the official examples included (their copy in test/fixtures/arazzo-examples), and
@@ -45,19 +46,6 @@ function agrees(text: string): boolean {
   if (fast === undefined) return true;
   const slow = slowValue(text);
   return 'value' in slow && sameValue(fast, slow.value);
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
-  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const keysA = Reflect.ownKeys(a);
-  const keysB = Reflect.ownKeys(b);
-  if (keysA.length !== keysB.length || keysA.some((key, i) => key !== keysB[i])) return false;
-  return keysA.every((key) => {
-    const da = Object.getOwnPropertyDescriptor(a, key);
-    const db = Object.getOwnPropertyDescriptor(b, key);
-    return da?.enumerable === db?.enumerable && sameValue(da?.value, db?.value);
-  });
 }
 
 describe('parseFast on every document fixture', () => {
