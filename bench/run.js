@@ -9,9 +9,9 @@
  *   node bench/run.js [--runs N] [--only name,name] [--quick] [--tool <dir>] [--before <dir>] [--out <file>]
  *
  * --tool runs another checkout's bin/tool.js (built) against the same harness; --before runs a
- * second build (e.g. the last commit, unpacked and built elsewhere) in the same rounds, right
- * after each command of the first, and prints both side by side; --out writes the results
- * elsewhere than bench/results.json.
+ * second build (e.g. the last commit, unpacked and built elsewhere) in the same rounds, each
+ * command of one right after the other's, the two taking turns going first (use an even --runs),
+ * and prints both side by side; --out writes the results elsewhere than bench/results.json.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -20,11 +20,11 @@ export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => 
     checkParameters(workflow.parameters, scope, callsOperations, report);
     checkDependsOn(workflow, report);
     // A step's pointer ends with its index in the workflow's raw `steps` list (build-model.ts), so
-    // the raw step is looked up there instead of resolving each step's pointer from the root.
+    // the raw step is looked up there (or, failing that, by its pointer from the root).
     const rawWorkflow = rawAt(workflow.pointer);
     const rawSteps = isObject(rawWorkflow) ? arrayField(rawWorkflow, 'steps') : undefined;
     workflow.steps.forEach((step, index) => {
-      const rawStep = rawSteps?.[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))];
+      const rawStep = rawSteps?.[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))] ?? rawAt(step.pointer);
       checkStep(step, rawStep, { doc, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report);
     });
     checkChain(workflow.successActions, 'success', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
@@ -59,10 +59,9 @@ function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt
 
 // The spec's rows: none of the three is an error; operationPath and nested workflows are warnings.
 function checkOperationFields(step: Step, raw: unknown, report: Report): void {
-  let count = 0;
-  if (isObject(raw)) for (let i = 0; i < OPERATION_FIELDS.length; i++) if (raw[OPERATION_FIELDS[i]!] !== undefined && raw[OPERATION_FIELDS[i]!] !== null) count++;
-  if (count === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
-  const present = OPERATION_FIELDS.filter((field) => isObject(raw) && raw[field] !== undefined && raw[field] !== null);
+  const present: string[] = [];
+  if (isObject(raw)) for (let i = 0; i < OPERATION_FIELDS.length; i++) if (raw[OPERATION_FIELDS[i]!] !== undefined && raw[OPERATION_FIELDS[i]!] !== null) present.push(OPERATION_FIELDS[i]!);
+  if (present.length === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
   const label = `step "${step.stepId ?? ''}"`;
   if (present.length === 0) {
     report.error('STEP_WITHOUT_OPERATION', step.pointer, `${label} has none of operationId, operationPath, workflowId; say what the step calls`);

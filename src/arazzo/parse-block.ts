@@ -13,49 +13,44 @@
  * test/unit/arazzo/parse-block.test.ts checks it against `yaml` over every YAML file in the
  * repository and thousands of generated and mutated documents.
  */
+import { BlockDecline, decline, fold, flow, keyText, plain, quotedScalar, restIsEmpty, isSpaceOrEnd } from './block-scalars.js';
 import { isObject, type RawObject } from './read-fields.js';
-import { PLAIN_STRING, resolvePlain } from './plain-scalar.js';
 
 // Characters the reader never accepts: tab and CR (indentation and line-break rules differ between
 // readers), other C0/C1 controls, DEL, line and paragraph separators, surrogates and non-characters.
 const REFUSED_CHARACTER = /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
-// A plain scalar may not start with an indicator (`-` is allowed when a non-space follows it).
-const INDICATOR = /[-?:,[\]{}#&*!|>'"%@`]/;
-// What a flow sequence's item may not contain: nested collections, quotes, pairs and comments.
-const FLOW_ITEM_REFUSED = /[[\]{}'":#]/;
-// A plain key that is a number, which `yaml` turns into the same string: decimal, no sign or leading zero.
-const NUMBER_KEY = /^(?:0|[1-9][0-9]{0,14})$/;
 // Deeper documents go to the slower readers, which apply the document's depth limit.
 const MAX_DEPTH = 64;
-// `yaml` refuses an implicit key longer than this.
-const MAX_KEY_LENGTH = 1024;
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-  N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029', ' ': ' ', '"': '"', '/': '/', '\\': '\\',
-};
-
-/** Thrown inside the reader when the text leaves the subset; never escapes parseBlock. */
-const DECLINE = new Error('outside the block subset');
-function decline(): never {
-  throw DECLINE;
-}
-
 /** The document's value when it is a mapping in the block subset, else undefined. Never throws. */
 export function parseBlock(text: string): RawObject | undefined {
+  try {
+    return readBlock(text);
+  } catch {
+    // A bug in the reader must not stop a run: the slower readers decide (tests call readBlock).
+    return undefined;
+  }
+}
+
+/**
+ * parseBlock's reader: the value, or undefined when the text leaves the subset. Throws only on a
+ * bug of its own, which parseBlock turns into a decline and the tests into a failure.
+ */
+export function readBlock(text: string): RawObject | undefined {
   if (REFUSED_CHARACTER.test(text)) return undefined;
   try {
     const value = new BlockReader(text).document();
     return isObject(value) ? value : undefined;
-  } catch {
-    // DECLINE, or a stack overflow on a pathological line: the slower readers decide.
-    return undefined;
+  } catch (error) {
+    // Outside the subset, or a stack overflow on a pathological text: the slower readers decide.
+    if (error instanceof BlockDecline || error instanceof RangeError) return undefined;
+    throw error;
   }
 }
 
 // One line, read by one sticky match: its indentation, a `- ` that starts a sequence entry, a key
 // (plain, or quoted without escapes) with its `:` and the spaces after it, and the rest of the line.
 // A plain key is the shortest text up to a `:` followed by a space or the line's end; key() checks it.
-const LINE = /( *)(?:-( +|(?=\n|$)))?(?:([^\s#'"?:,[\]{}&*!|>%@`-][^\n]*?|'(?:[^'\n]|'')*'|"[^"\\\n]*"):(?: +|(?=\n|$)))?([^\n]*)/y;
+const LINE_PATTERN = /( *)(?:-( +|(?=\n|$)))?(?:([^\s#'"?:,[\]{}&*!|>%@`-][^\n]*?|'(?:[^'\n]|'')*'|"[^"\\\n]*"):(?: +|(?=\n|$)))?([^\n]*)/y;
 
 /**
  * A cursor over the text's lines. For the current line: `at` is where it starts in the text and
@@ -75,6 +70,8 @@ class BlockReader {
   private rest = '';
   private restColumn = 0;
   private depth = 0;
+  // Its own copy of the pattern: a sticky regex keeps its position.
+  private readonly pattern = new RegExp(LINE_PATTERN);
 
   constructor(private readonly text: string) {}
 
@@ -110,8 +107,8 @@ class BlockReader {
       this.rest = '';
       return;
     }
-    LINE.lastIndex = at;
-    const match = LINE.exec(this.text)!;
+    this.pattern.lastIndex = at;
+    const match = this.pattern.exec(this.text)!;
     const rest = match[4]!;
     this.end = at + match[0].length;
     this.indent = match[1]!.length;
@@ -261,138 +258,4 @@ class BlockReader {
     const body = folded ? fold(lines, count) : lines.slice(0, count).join('\n');
     return strip ? body : `${body}\n`;
   }
-}
-
-/** A key's text: a quoted key unquoted, a plain key checked (no comment, no trailing space, a string or a plain number). */
-function keyText(raw: string): string {
-  // `yaml` wants the `:` at most 1024 characters after the key's start, quotes included.
-  if (raw.length > MAX_KEY_LENGTH) decline();
-  const first = raw.charCodeAt(0);
-  if (first === 0x27) return raw.slice(1, -1).replaceAll("''", "'");
-  if (first === 0x22) return raw.slice(1, -1);
-  if (raw.endsWith(' ') || raw.includes(' #')) decline();
-  const value = resolvePlain(raw);
-  if (value !== PLAIN_STRING && !(typeof value === 'number' && NUMBER_KEY.test(raw))) decline();
-  return raw;
-}
-
-function isSpaceOrEnd(text: string, at: number): boolean {
-  return at >= text.length || text.charCodeAt(at) === 0x20;
-}
-
-/** Whether from `from` to the end of `text` there are only spaces and perhaps a comment (after a space). */
-function restIsEmpty(text: string, from: number): boolean {
-  let start = from;
-  while (start < text.length && text.charCodeAt(start) === 0x20) start++;
-  return start >= text.length || (text.charCodeAt(start) === 0x23 && (start > from || from === 0));
-}
-
-/** A one-line plain scalar: `text` up to a comment. */
-function plain(text: string): unknown {
-  if (!startsPlain(text, 0)) decline();
-  let stop = text.indexOf(' #');
-  if (stop === -1) stop = text.length;
-  while (stop > 0 && text.charCodeAt(stop - 1) === 0x20) stop--;
-  const source = stop === text.length ? text : text.slice(0, stop);
-  // `: ` inside, or `:` at the end, would make it a key: a nested mapping on one line, which `yaml` refuses.
-  if (source.includes(': ') || source.endsWith(':')) decline();
-  const value = resolvePlain(source);
-  return value === PLAIN_STRING ? source : value;
-}
-
-/** `[]`, `{}` or a one-line flow sequence of plain scalars: `text` starts with its bracket. */
-function flow(text: string): unknown {
-  const open = text[0];
-  const close = text.indexOf(open === '[' ? ']' : '}', 1);
-  if (close === -1 || !restIsEmpty(text, close + 1)) decline();
-  const inner = text.slice(1, close);
-  if (ONLY_SPACES.test(inner)) return open === '[' ? [] : {};
-  if (open === '{' || FLOW_ITEM_REFUSED.test(inner)) decline();
-  const items = inner.split(',');
-  const list: unknown[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const item = trimSpaces(items[i]!);
-    if (item === '' || !startsPlain(item, 0)) decline();
-    const value = resolvePlain(item);
-    list.push(value === PLAIN_STRING ? item : value);
-  }
-  return list;
-}
-
-/**
- * A quoted scalar at the start of `text` that ends on the same line: its value, and where the text
- * after it starts. The value is cut out and unescaped in one piece (a value built escape by escape
- * is a chain of a million strings for a megabyte of escapes, which the garbage collector copies).
- */
-function quotedScalar(text: string): [string, number] {
-  if (text.charCodeAt(0) === 0x27) {
-    // `''` is an escaped quote; the first `'` not followed by another ends the scalar.
-    let close = text.indexOf("'", 1);
-    while (close !== -1 && text.charCodeAt(close + 1) === 0x27) close = text.indexOf("'", close + 2);
-    if (close === -1) decline();
-    const body = text.slice(1, close);
-    return [body.includes("''") ? body.replaceAll("''", "'") : body, close + 1];
-  }
-  // A `"` after an odd number of backslashes is escaped.
-  let close = text.indexOf('"', 1);
-  while (close !== -1 && backslashesBefore(text, close) % 2 === 1) close = text.indexOf('"', close + 1);
-  if (close === -1) decline();
-  const body = text.slice(1, close);
-  return [body.includes('\\') ? body.replace(ESCAPE, unescapeOne) : body, close + 1];
-}
-
-function backslashesBefore(text: string, at: number): number {
-  let count = 0;
-  while (at - count - 1 >= 0 && text.charCodeAt(at - count - 1) === 0x5c) count++;
-  return count;
-}
-
-// An escape of a double-quoted scalar: hex (\x, \u, \U and their digits) or one character; a
-// backslash that starts none of `yaml`'s escapes matches with neither, and unescapeOne declines it.
-const ESCAPE = /\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.)|$)/g;
-
-function unescapeOne(_match: string, x?: string, u?: string, bigU?: string, char?: string): string {
-  const hex = x ?? u ?? bigU;
-  if (hex !== undefined) {
-    const point = parseInt(hex, 16);
-    if (point > 0x10ffff) decline();
-    return String.fromCodePoint(point);
-  }
-  if (char === undefined || !Object.hasOwn(SIMPLE_ESCAPES, char)) decline();
-  return SIMPLE_ESCAPES[char]!;
-}
-
-const ONLY_SPACES = /^ *$/;
-
-/** Whether a plain scalar may start at column `at`: not an indicator, except `-` before a non-space. */
-function startsPlain(text: string, at: number): boolean {
-  if (!INDICATOR.test(text[at]!)) return true;
-  const next = text.charCodeAt(at + 1);
-  return text.charCodeAt(at) === 0x2d && !Number.isNaN(next) && next !== 0x20;
-}
-
-
-function trimSpaces(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (text.charCodeAt(start) === 0x20) start++;
-  while (end > start && text.charCodeAt(end - 1) === 0x20) end--;
-  return text.slice(start, end);
-}
-
-/** A folded scalar's first `count` lines: a single line break is a space, n blank lines are n line breaks. */
-function fold(lines: readonly string[], count: number): string {
-  // Joined once at the end: a string built line by line would be a chain of pieces.
-  const pieces = [lines[0]!];
-  let blanks = 0;
-  for (let i = 1; i < count; i++) {
-    const line = lines[i]!;
-    if (line === '') {
-      blanks++;
-      continue;
-    }
-    pieces.push(blanks === 0 ? ' ' : '\n'.repeat(blanks), line);
-    blanks = 0;
-  }
-  return pieces.join('');
 }

@@ -228,15 +228,16 @@ const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
 export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (stepId: string) => boolean {
   if (workflow.steps.some((step) => !/^[A-Za-z0-9_-]*$/.test(step.stepId ?? ''))) return () => true;
   const read = new Set<string>();
-  // Iterative, and without a list of values per object: this walks the whole document. The model
-  // is a tree with, at most, subtrees shared by YAML aliases (a cycle is refused as too deep when
-  // the document is parsed, and the alias limit bounds the sharing), as detachStrings walks it.
+  // Each object once: a subtree that YAML aliases share is walked once, not once per alias.
+  const seen = new Set<object>();
+  // Iterative, and without a list of values per object: this walks the whole document.
   const pending: unknown[] = [doc];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value === 'string') {
       if (value.includes('$steps.')) for (const match of value.matchAll(STEP_DATA)) read.add(match[1]!);
-    } else if (typeof value === 'object' && value !== null) {
+    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+      seen.add(value);
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) pending.push(value[i]);
       } else {

@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, parseDocument, stringify, type ToStringOptions } from 'yaml';
-import { parseBlock } from '../../../src/arazzo/parse-block.js';
+import { parseBlock, readBlock } from '../../../src/arazzo/parse-block.js';
 import { sameValue } from './same-value.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,7 +41,7 @@ const show = (value: unknown): string => {
 function compare(text: string): Comparison {
   let value: unknown;
   try {
-    value = parseBlock(text);
+    value = readBlock(text);
   } catch (error) {
     return { decision: 'threw', problem: `parseBlock threw ${String(error)}` };
   }
@@ -59,7 +59,7 @@ function compare(text: string): Comparison {
 function expectAgreesWithYaml(text: string): Decision {
   let value: unknown;
   expect(() => {
-    value = parseBlock(text);
+    value = readBlock(text);
   }).not.toThrow();
   if (value === undefined) return 'declined';
   const slow = yamlRead(text);
@@ -230,7 +230,7 @@ describe('parseBlock on real documents', () => {
 
   it('accepts a hand-written Arazzo document with block scalars, quoted keys, flow sequences and comments', () => {
     expect(expectAgreesWithYaml(REALISTIC_ARAZZO)).toBe('accepted');
-    const value = parseBlock(REALISTIC_ARAZZO) as Record<string, any>;
+    const value = readBlock(REALISTIC_ARAZZO) as Record<string, any>;
     expect(value.info.description).toBe('Finds an available pet and places an order for it.\n\nThe order is checked afterwards: see `checkOrder`.\n  An indented line stays indented.\n');
     expect(value.workflows[0].description).toBe('Folded text on several lines\nwith a paragraph break.');
     expect(value.workflows[0].inputs.required).toEqual(['username', 'password']);
@@ -520,7 +520,7 @@ describe('parseBlock on tricky snippets', () => {
   });
 
   it('keeps -0, NaN and key order exactly', () => {
-    const value = parseBlock('b: -0\na: .nan\n1: 0\n') as Record<string, unknown>;
+    const value = readBlock('b: -0\na: .nan\n1: 0\n') as Record<string, unknown>;
     expect(Object.is(value.b, -0)).toBe(true);
     expect(Number.isNaN(value.a)).toBe(true);
     expect(Object.keys(value)).toEqual(['1', 'b', 'a']);
@@ -529,9 +529,9 @@ describe('parseBlock on tricky snippets', () => {
 
   it('keeps __proto__ out of every object it builds', () => {
     for (const text of ['__proto__:\n  x: 1\n', 'a:\n- __proto__: 1\n', "a:\n  '__proto__': {}\n"]) {
-      expect(parseBlock(text)).toBeUndefined();
+      expect(readBlock(text)).toBeUndefined();
     }
-    const value = parseBlock('a:\n  b: 1\n') as Record<string, unknown>;
+    const value = readBlock('a:\n  b: 1\n') as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
@@ -542,8 +542,8 @@ describe('parseBlock on tricky snippets', () => {
     let deepSequence = 'k:\n';
     for (let i = 0; i < 200; i++) deepSequence += `${' '.repeat(i * 2)}- k${i}:\n`;
     expect(expectAgreesWithYaml(deepSequence)).toBe('declined');
-    expect(() => parseBlock(nested(5000))).not.toThrow();
-    expect(parseBlock(nested(5000))).toBeUndefined();
+    expect(() => readBlock(nested(5000))).not.toThrow();
+    expect(readBlock(nested(5000))).toBeUndefined();
   });
 });
 
@@ -889,12 +889,21 @@ const HOSTILE: Array<[string, (size: number) => string]> = [
 function timeParse(text: string): number {
   const start = performance.now();
   try {
-    parseBlock(text);
+    readBlock(text);
   } catch (error) {
     throw new Error(`parseBlock threw ${String(error)}`);
   }
   return performance.now() - start;
 }
+
+describe('parseBlock, the wrapper the fast path calls', () => {
+  it('answers as readBlock does, and declines instead of throwing', () => {
+    const text = 'a: 1\nb:\n  - x\n';
+    expect(parseBlock(text)).toEqual(readBlock(text));
+    expect(parseBlock('a: &x 1\n')).toBeUndefined();
+    expect(parseBlock(`${'k:\n'.repeat(1)}${' '.repeat(2)}- - x\n`)).toBeUndefined();
+  });
+});
 
 describe('parseBlock on hostile sizes', () => {
   // Two checks on each text, at 1 MB and 4 MB, robust to a slow or busy machine:
@@ -936,12 +945,12 @@ describe('parseBlock on hostile sizes', () => {
 
   it('reads the large accepted texts right', () => {
     const size = 2 * 1024 * 1024;
-    const sequence = parseBlock(`k:\n${repeatTo('- a\n', size)}`) as { k: string[] };
+    const sequence = readBlock(`k:\n${repeatTo('- a\n', size)}`) as { k: string[] };
     expect(sequence.k).toHaveLength(Math.floor(size / 4));
     expect(sequence.k.every((item) => item === 'a')).toBe(true);
-    expect(parseBlock(`k: ${repeatTo('x', size)}\n`)).toEqual({ k: repeatTo('x', size) });
-    expect(parseBlock(`k: '${repeatTo("''", 64 * 1024)}'\n`)).toEqual({ k: "'".repeat(32 * 1024) });
-    const literal = parseBlock(`k: |\n${repeatTo('  line of text\n', size)}`) as { k: string };
+    expect(readBlock(`k: ${repeatTo('x', size)}\n`)).toEqual({ k: repeatTo('x', size) });
+    expect(readBlock(`k: '${repeatTo("''", 64 * 1024)}'\n`)).toEqual({ k: "'".repeat(32 * 1024) });
+    const literal = readBlock(`k: |\n${repeatTo('  line of text\n', size)}`) as { k: string };
     expect(literal.k).toBe('line of text\n'.repeat(Math.floor(size / 15)));
   });
 });
