@@ -12,6 +12,7 @@ export class BlockDecline extends Error {
   }
 }
 
+/** Leaves the block subset: throws BlockDecline. */
 export function decline(): never {
   throw new BlockDecline();
 }

@@ -13,7 +13,7 @@
  * test/unit/arazzo/parse-block.test.ts checks it against `yaml` over every YAML file in the
  * repository and thousands of generated and mutated documents.
  */
-import { BlockDecline, decline, fold, flow, keyText, plain, quotedScalar, restIsEmpty, isSpaceOrEnd } from './block-scalars.js';
+import { BlockDecline, decline, flow, fold, isSpaceOrEnd, keyText, plain, quotedScalar, restIsEmpty } from './block-scalars.js';
 import { isObject, type RawObject } from './read-fields.js';
 
 // Characters the reader never accepts: tab and CR (indentation and line-break rules differ between
@@ -21,6 +21,7 @@ import { isObject, type RawObject } from './read-fields.js';
 const REFUSED_CHARACTER = /[\0-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
 // Deeper documents go to the slower readers, which apply the document's depth limit.
 const MAX_DEPTH = 64;
+
 /** The document's value when it is a mapping in the block subset, else undefined. Never throws. */
 export function parseBlock(text: string): RawObject | undefined {
   try {
@@ -49,16 +50,16 @@ export function readBlock(text: string): RawObject | undefined {
 
 // One line, read by one sticky match: its indentation, a `- ` that starts a sequence entry, a key
 // (plain, or quoted without escapes) with its `:` and the spaces after it, and the rest of the line.
-// A plain key is the shortest text up to a `:` followed by a space or the line's end; key() checks it.
+// A plain key is the shortest text up to a `:` followed by a space or the line's end; keyText checks it.
 const LINE_PATTERN = /( *)(?:-( +|(?=\n|$)))?(?:([^\s#'"?:,[\]{}&*!|>%@`-][^\n]*?|'(?:[^'\n]|'')*'|"[^"\\\n]*"):(?: +|(?=\n|$)))?([^\n]*)/y;
 
 /**
  * A cursor over the text's lines. For the current line: `at` is where it starts in the text and
  * `end` where it ends; `indent` is its indentation, `entry` whether it starts with `- `,
  * `keyColumn` the column of its key (after the `- `) and `key` that key's text, undefined when it
- * has none; `rest` is what follows (after the key's `: `, or the `- `, or the indentation), from
- * column `restColumn`. Every search stays within one line, so the reader is linear in the text's
- * length whatever the text holds.
+ * has none; `rest` is what follows (after the key's `: `, or the `- `, or the indentation).
+ * Every search stays within one line, so the reader is linear in the text's length whatever the
+ * text holds.
  */
 class BlockReader {
   private at = 0;
@@ -68,7 +69,6 @@ class BlockReader {
   private keyColumn = 0;
   private key: string | undefined;
   private rest = '';
-  private restColumn = 0;
   private depth = 0;
   // Its own copy of the pattern: a sticky regex keeps its position.
   private readonly pattern = new RegExp(LINE_PATTERN);
@@ -116,7 +116,6 @@ class BlockReader {
     this.keyColumn = this.entry ? this.indent + 1 + match[2]!.length : this.indent;
     this.key = match[3];
     this.rest = rest;
-    this.restColumn = match[0].length - rest.length;
   }
 
   private nextLine(): void {
