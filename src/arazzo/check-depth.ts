@@ -17,10 +17,16 @@ interface Visit {
 /** The JSON pointer of the first collection nested deeper than `limit` levels, or undefined. Iterative, so any depth is safe. */
 export function overDeepPointer(root: unknown, limit = MAX_DOCUMENT_DEPTH): string | undefined {
   const stack: Visit[] = [{ value: root, depth: 1, parent: undefined, key: '' }];
+  // A collection that YAML aliases share is walked again only from deeper than before: from no
+  // deeper, nothing below it can be over the limit that was not found the first time (a cycle
+  // comes back deeper each time, so it is still found). 99 aliases of a large list were 99 walks.
+  const deepest = new Map<object, number>();
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const { value, depth } = visit;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > limit) return pointerOf(visit);
+    if ((deepest.get(value) ?? 0) >= depth) continue;
+    deepest.set(value, depth);
     const keys = Array.isArray(value) ? value.map((_, i) => String(i)) : Object.keys(value);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i] as string;

@@ -1,0 +1,38 @@
+import { describe, expect, it } from '@jest/globals';
+import { overDeepPointer } from '../../../src/arazzo/check-depth.js';
+
+/** A list nested `levels` deep: [[[...]]]. */
+function nested(levels: number): unknown[] {
+  let value: unknown[] = [];
+  for (let i = 1; i < levels; i++) value = [value];
+  return value;
+}
+
+describe('overDeepPointer', () => {
+  it('finds nothing in a document within the limit, and the first collection past it', () => {
+    expect(overDeepPointer({ a: nested(3) }, 4)).toBeUndefined();
+    expect(overDeepPointer({ a: nested(4) }, 4)).toBe('/a/0/0/0');
+  });
+
+  it('finds a shared subtree that is too deep only where it is reached deep enough', () => {
+    const shared = nested(3);
+    // Reached at level 2 (fine) first, then at level 4 (past the limit of 5 at its bottom).
+    expect(overDeepPointer({ a: shared, b: { c: { d: shared } } }, 5)).toBe('/b/c/d/0/0');
+    expect(overDeepPointer({ a: shared, b: { c: shared } }, 5)).toBeUndefined();
+  });
+
+  it('walks a subtree shared by many aliases once per depth, not once per alias', () => {
+    const big = Array.from({ length: 50_000 }, (_, i) => ({ i }));
+    const doc = { big, refs: Array.from({ length: 99 }, () => big) };
+    const started = performance.now();
+    expect(overDeepPointer(doc)).toBeUndefined();
+    // One walk of 50 000 items takes a few ms; 100 walks took about a second.
+    expect(performance.now() - started).toBeLessThan(800);
+  });
+
+  it('still reports a cycle as too deep', () => {
+    const loop: unknown[] = [1];
+    loop.push(loop);
+    expect(overDeepPointer({ loop }, 10)).toBe(`/loop${'/1'.repeat(9)}`);
+  });
+});
