@@ -35,7 +35,7 @@ export function checkOperationParameters(doc: ArazzoDocument, workflow: Workflow
   // Loops by index and no closures per step: in a fresh process this runs unoptimised for a long
   // workflow's first steps, where each iterator step and closure is an object.
   const own = resolveAll(doc, step.parameters);
-  const inherited = workflow.parameters.length === 0 ? [] : resolveAll(doc, workflow.parameters).filter((w) => !own.some((p) => p.name === w.name && p.in === w.in));
+  const inherited = resolveAll(doc, workflow.parameters).filter((w) => !own.some((p) => p.name === w.name && p.in === w.in));
   const parameters = inherited.length === 0 ? own : [...inherited, ...own];
   const pathParams: string[] = [];
   for (let i = 0; i < operation.pathTemplate.length; i++) {

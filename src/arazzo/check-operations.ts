@@ -50,27 +50,26 @@ export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadO
   // await for the document, not one per step).
   const unqualified = openapiSources.length > 0 && doc.workflows.some((workflow) => workflow.steps.some((step) => step.operationId !== undefined && !QUALIFIED.test(step.operationId)));
   const openapiOperations = unqualified ? await Promise.all(openapiSources.map(async (source) => ({ source, operations: await operationsOf(source) }))) : [];
-  // Likewise every source a qualified operationId names.
+  // Likewise every source a qualified operationId names (the first source of a name, as `find` gives).
+  const sourcesByName = new Map<string, SourceDescription>();
+  for (const source of doc.sourceDescriptions) if (source.name !== undefined && !sourcesByName.has(source.name)) sourcesByName.set(source.name, source);
   const named = new Map<SourceDescription, SourceOperations | undefined>();
-  const namedSources = new Set<SourceDescription>();
   for (const workflow of doc.workflows) {
     for (const step of workflow.steps) {
       const qualified = step.operationId === undefined ? null : QUALIFIED.exec(step.operationId);
-      const source = qualified ? doc.sourceDescriptions.find((s) => s.name === qualified[1]) : undefined;
-      if (source) namedSources.add(source);
+      const source = qualified ? sourcesByName.get(qualified[1] ?? '') : undefined;
+      if (source) named.set(source, undefined);
     }
   }
-  await Promise.all([...namedSources].map(async (source) => named.set(source, await operationsOf(source))));
+  await Promise.all([...named.keys()].map(async (source) => named.set(source, await operationsOf(source))));
 
-  for (let w = 0; w < doc.workflows.length; w++) {
-    const workflow = doc.workflows[w]!;
-    for (let s = 0; s < workflow.steps.length; s++) {
-      const step = workflow.steps[s]!;
+  for (const workflow of doc.workflows) {
+    for (const step of workflow.steps) {
       if (step.operationId === undefined) continue;
       const qualified = QUALIFIED.exec(step.operationId);
       let operation: OperationShape | undefined;
       if (qualified) {
-        operation = checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, named, report);
+        operation = checkQualified(step, qualified[1] ?? '', qualified[2] ?? '', doc, sourcesByName, named, report);
       } else if (openapiSources.length > 0) {
         operation = checkUnqualified(step, step.operationId, openapiSources, openapiOperations, report);
       }
@@ -103,11 +102,12 @@ function checkQualified(
   sourceName: string,
   operationId: string,
   doc: ArazzoDocument,
+  sourcesByName: ReadonlyMap<string, SourceDescription>,
   named: ReadonlyMap<SourceDescription, SourceOperations | undefined>,
   report: Report,
 ): OperationShape | undefined {
   const at = childPointer(step.pointer, 'operationId');
-  const source = doc.sourceDescriptions.find((s) => s.name === sourceName);
+  const source = sourcesByName.get(sourceName);
   if (!source) {
     const names = doc.sourceDescriptions.flatMap((s) => (s.name === undefined ? [] : [s.name]));
     report.error('UNKNOWN_SOURCE', at, `operationId "${step.operationId}" names source "${sourceName}", which the document does not declare${didYouMean(sourceName, names)}`);
@@ -121,25 +121,14 @@ function checkQualified(
 }
 
 function checkUnqualified(step: Step, operationId: string, sources: readonly SourceDescription[], loaded: readonly LoadedSource[], report: Report): OperationShape | undefined {
-  // The common case first: exactly one source has it.
-  let holder: SourceOperations | undefined;
-  let count = 0;
-  for (let i = 0; i < loaded.length; i++) {
-    const operations = loaded[i]!.operations;
-    if (operations?.has(operationId)) {
-      holder = operations;
-      count++;
-    }
-  }
-  if (count === 1) return holder!.get(operationId);
-  const at = childPointer(step.pointer, 'operationId');
   const holders = loaded.filter(({ operations }) => operations?.has(operationId));
+  if (holders.length === 1) return holders[0]?.operations?.get(operationId);
+  const at = childPointer(step.pointer, 'operationId');
   if (holders.length > 1) {
     const names = holders.map(({ source }) => source.name ?? '').join(', ');
     report.error('AMBIGUOUS_OPERATION_ID', at, `operation "${operationId}" is in several sources (${names}); write $sourceDescriptions.<name>.${operationId}`);
     return undefined;
   }
-  if (holders.length === 1) return holders[0]?.operations?.get(operationId);
   // Only a miss in every source, all of them readable, is certain.
   if (holders.length === 0 && loaded.every(({ operations }) => operations !== undefined)) {
     const known = new Set(loaded.flatMap(({ operations }) => [...(operations?.keys() ?? [])]));

@@ -128,12 +128,9 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
   // sends both to operations that do not declare them); an undeclared one is optional. A query or
   // path parameter the operation lacks is not even evaluated. The step's own win (by name and location).
   const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
-  const inherited =
-    workflow.parameters.length === 0
-      ? []
-      : workflow.parameters
-          .map((p) => resolveParameter(doc, p, stepId))
-          .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie') && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+  const inherited = workflow.parameters
+    .map((p) => resolveParameter(doc, p, stepId))
+    .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie') && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
   // The inherited parameters first, then the step's own; by index (this runs unoptimised for a
   // document's first steps, where each iterator step is an object).
   const local: TemplateWarning[] = [];
