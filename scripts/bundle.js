@@ -198,6 +198,49 @@ const sharedTransitionShapes = {
 };
 
 /**
+ * Two patches to XState's StateMachine module, for charts of many states (docs/performance.md,
+ * eighth pass):
+ *
+ * - A state node's memoised values (its transitions by event, its delayed transitions, its event
+ *   list, the candidates for each event it receives) were kept in one module-wide WeakMap keyed by
+ *   the node: a WeakMap entry per node of the chart, which the garbage collector treats as an
+ *   ephemeron, and a WeakMap lookup for each event a node receives. They are now kept on the node,
+ *   in a non-enumerable property under a symbol of this module (the same plain object as before).
+ * - The machine's `events` (every event type of the chart) was computed when the machine was made,
+ *   walking every state's own events: ~5 ms per 1000 states of a fresh process, for a list that
+ *   nothing in tool reads. It is now a getter that computes the same list on first read.
+ *
+ * The source is patched only if it holds exactly the text expected, else the build fails, so an
+ * XState update cannot silently drop this.
+ */
+const stateNodeMemo = {
+  name: 'state-node-memo',
+  setup(bundler) {
+    const patched = requirePatched(bundler, 'state-node-memo');
+    bundler.onLoad({ filter: /[\\/]xstate[\\/]dist[\\/]StateMachine-[0-9a-f]+\.esm\.js$/ }, (args) => {
+      patched.applied = true;
+      let text = readFileSync(args.path, 'utf8');
+      const replaceOnce = (pattern, replacement, what) => {
+        text = patchOnce(args.path, text, pattern, replacement, what);
+      };
+      replaceOnce(
+        /const cache = new WeakMap\(\);\nfunction memo\(object, key, fn\) \{\n  let memoizedData = cache\.get\(object\);\n  if \(!memoizedData\) \{\n    memoizedData = \{\n      \[key\]: fn\(\)\n    \};\n    cache\.set\(object, memoizedData\);\n  \} else if \(!\(key in memoizedData\)\) \{\n    memoizedData\[key\] = fn\(\);\n  \}\n  return memoizedData\[key\];\n\}/,
+        () =>
+          "const MEMO = Symbol('memo');\nfunction memo(object, key, fn) {\n  let memoizedData = object[MEMO];\n  if (memoizedData === undefined) {\n    memoizedData = {};\n    Object.defineProperty(object, MEMO, { value: memoizedData });\n  }\n  if (!(key in memoizedData)) {\n    memoizedData[key] = fn();\n  }\n  return memoizedData[key];\n}",
+        'memo over a module-wide WeakMap',
+      );
+      replaceOnce(/\n    this\.events = void 0;\n/, () => '\n', "the machine's `events` field");
+      replaceOnce(
+        /(    this\.states = this\.root\.states; \/\/ TODO: remove!\n)    this\.events = this\.root\.events;\n  \}\n/,
+        (_, head) => `${head}  }\n  get events() {\n    return this.root.events;\n  }\n`,
+        "the machine's `events`, computed in the constructor",
+      );
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
+/**
  * js-yaml's composeNode copies the parser's state into a new object before it looks for a node's
  * tag or anchor (`!tag`, `&anchor`), once per node, and throws the copy away when there is none
  * (readTagProperty and readAnchorProperty then return false at once, without touching the state).
@@ -261,7 +304,7 @@ try {
     outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
     external: LAZY_PACKAGES,
-    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes, yamlPropertySnapshot],
+    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes, stateNodeMemo, yamlPropertySnapshot],
     write: false,
     logLevel: 'warning',
   });

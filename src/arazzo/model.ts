@@ -131,6 +131,8 @@ export interface LoadedDocument {
   absolutePath: string;
   model: ArazzoDocument;
   raw: unknown;
+  /** The text the document was read from (absent for a document built some other way). */
+  text?: string;
   /** Position of the node at `pointer`, or of its nearest ancestor that has one. */
   locate(pointer: string): Position | undefined;
 }

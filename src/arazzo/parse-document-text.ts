@@ -29,7 +29,7 @@ export function parseDocumentText(text: string, file: string, absolutePath: stri
   const locate = lazyLocator(text);
   if (fast === undefined) refuseOverDeep(raw, text, file, locate);
   detachStrings(raw);
-  return { file, absolutePath, model: buildModel(raw), raw, locate };
+  return { file, absolutePath, model: buildModel(raw), raw, text, locate };
 }
 
 /** Throws ArazzoLoadError TOO_DEEP when the value nests deeper than MAX_DOCUMENT_DEPTH, naming where. */

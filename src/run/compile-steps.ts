@@ -217,13 +217,40 @@ function declaredSpec(operation: Operation, parameter: Parameter): ParameterSpec
 
 const STEP_DATA = /\$steps\.([A-Za-z0-9_-]+)\.(?:request|response)\b/g;
 
+/** The step ids each document's strings name (stepsWithDataRead), found once per document: v2 prepares several workflows of one document. */
+const namedByDocument = new WeakMap<ArazzoDocument, ReadonlySet<string>>();
+
 /**
  * Which steps' request and response some expression may read later. Generous on purpose: any
  * string anywhere in the document that looks like `$steps.<id>.request…` or `…response…` counts,
  * and every step counts when a step id has characters such a reference could not be matched by.
+ * With the document's `text`, the text is searched instead of the values when it has no backslash:
+ * every string value is then a piece of the text as written (YAML and JSON change a string's
+ * characters only through backslash escapes; folding joins lines with a space or a line break,
+ * which a reference cannot span), so the text names every step the values name, and maybe more
+ * (in keys and comments). One regular expression over the text costs a fraction of walking every
+ * value of a large document.
  */
-export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (stepId: string) => boolean {
+export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow, text?: string): (stepId: string) => boolean {
   if (workflow.steps.some((step) => !/^[A-Za-z0-9_-]*$/.test(step.stepId ?? ''))) return () => true;
+  let read = namedByDocument.get(doc);
+  if (read === undefined) {
+    read = text !== undefined && !text.includes('\\') ? namedIn(text) : namedInValues(doc);
+    namedByDocument.set(doc, read);
+  }
+  const named = read;
+  return (stepId) => named.has(stepId);
+}
+
+/** The step ids `text` names as `$steps.<id>.request…` or `$steps.<id>.response…`. */
+function namedIn(text: string): Set<string> {
+  const read = new Set<string>();
+  if (text.includes('$steps.')) for (const match of text.matchAll(STEP_DATA)) read.add(match[1]!);
+  return read;
+}
+
+/** The step ids the document's string values name, walking every value. */
+function namedInValues(doc: ArazzoDocument): Set<string> {
   const read = new Set<string>();
   // Each object once: a subtree that YAML aliases share is walked once, not once per alias.
   const seen = new Set<object>();
@@ -243,5 +270,5 @@ export function stepsWithDataRead(doc: ArazzoDocument, workflow: Workflow): (ste
       }
     }
   }
-  return (stepId) => read.has(stepId);
+  return read;
 }

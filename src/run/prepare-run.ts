@@ -51,6 +51,7 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
     const prepared = prepareWorkflow(document.loaded.model, workflow, document.sources, own, document.criteria, {
       keyOf: (reference) => references.get(reference)?.key ?? (ids.includes(reference) ? document.prefix + reference : undefined),
       workflowKeys: workflowKeysOf(document.prefix, ids),
+      text: document.loaded.text,
     });
     if (own !== warnings) documents.warnTemplates(document, own);
     prepared.plan.key = key;

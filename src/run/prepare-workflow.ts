@@ -23,7 +23,8 @@ export interface PreparedWorkflow {
  * by side. Template warnings are appended to `warnings`. `criteria` says which runner plans the
  * steps and gives the v2 criterion libraries. `calls` (v2) gives the keys of the workflows the
  * steps name (planStep's `keyOf`) and, for an Arazzo source's workflow, the keys `$workflows`
- * reads. Throws PlanError or StepPreparationError before any request is sent.
+ * reads; `text` is the document's text, when it was read from one (a faster search for the steps
+ * whose request or response a later expression reads). Throws PlanError or StepPreparationError before any request is sent.
  */
 export function prepareWorkflow(
   doc: ArazzoDocument,
@@ -31,10 +32,10 @@ export function prepareWorkflow(
   sources: BoundSource[],
   warnings: TemplateWarning[],
   criteria: CriteriaOptions = { runner: 'v1' },
-  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys } = {},
+  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys; text?: string } = {},
 ): PreparedWorkflow {
   const index = stepIndexOf(workflow);
-  const dataRead = stepsWithDataRead(doc, workflow);
+  const dataRead = stepsWithDataRead(doc, workflow, calls.text);
   const scope = documentScope(doc, sources);
   if (calls.workflowKeys) scope.workflowKeys = calls.workflowKeys;
   const steps = [];

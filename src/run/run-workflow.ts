@@ -222,7 +222,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const prepareRunModule = runner === 'v2' ? await import('./prepare-run.js') : undefined;
   const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style), workflow, templateWarnings) : undefined;
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
-  const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria);
+  const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
   return run ? { plan, judge: createActionJudge(programs, outputs), programs, inputs, run } : { plan, judge: createActionJudge(programs, outputs), programs, inputs };
 }

@@ -2,11 +2,21 @@ import { describe, expect, it } from '@jest/globals';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import { prepareWorkflow } from '../../../src/run/prepare-workflow.js';
 
-/** Steps that call nested workflows need no bound sources, which is all these tests look at. */
-function dataRead(yaml: string): Record<string, boolean> {
-  const doc = parseDocumentText(yaml, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
-  const { programs } = prepareWorkflow(doc.model, doc.model.workflows[0]!, [], []);
-  return Object.fromEntries(programs.map((p) => [p.stepId, p.dataRead]));
+/**
+ * Which steps are marked, found both ways: from the document's text (as a run does) and by walking
+ * its values (a document without text); the two must agree. Steps that call nested workflows need
+ * no bound sources, which is all these tests look at.
+ */
+function dataRead(text: string): Record<string, boolean> {
+  const marked = (withText: boolean) => {
+    // A document parsed afresh each time: the search is remembered per document.
+    const doc = parseDocumentText(text, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
+    const { programs } = prepareWorkflow(doc.model, doc.model.workflows[0]!, [], [], undefined, withText ? { text } : {});
+    return Object.fromEntries(programs.map((p) => [p.stepId, p.dataRead]));
+  };
+  const fromText = marked(true);
+  expect(marked(false)).toEqual(fromText);
+  return fromText;
 }
 
 const HEADER = `
@@ -44,5 +54,45 @@ workflows:
       - { stepId: c, workflowId: other }
 `),
     ).toEqual({ 'a.b': true, c: true });
+  });
+
+  it('finds references written with escapes (the text is not searched when it has a backslash)', () => {
+    // YAML double-quoted \x24 and JSON \u0024 are "$": the text never spells the reference out.
+    expect(
+      dataRead(`${HEADER}
+workflows:
+  - workflowId: wf
+    steps:
+      - { stepId: a, workflowId: other }
+      - { stepId: b, workflowId: other }
+      - { stepId: c, workflowId: other, outputs: { x: "\\x24steps.a.response.body" } }
+`),
+    ).toEqual({ a: true, b: false, c: false });
+    const json = JSON.stringify({
+      arazzo: '1.0.1',
+      info: { title: 't', version: '1' },
+      sourceDescriptions: [{ name: 'api', url: './api.yaml' }],
+      workflows: [{ workflowId: 'wf', steps: [{ stepId: 'a', workflowId: 'other' }, { stepId: 'b', workflowId: 'other', outputs: { x: 'ESCAPEDsteps.a.request.url' } }] }],
+    }).replace('ESCAPED', '\\u0024');
+    expect(dataRead(json)).toEqual({ a: true, b: false });
+  });
+
+  it('finds references in block scalars and multi-line values, as written', () => {
+    expect(
+      dataRead(`${HEADER}
+workflows:
+  - workflowId: wf
+    description: |
+      Reads $steps.a.response.body later.
+    steps:
+      - { stepId: a, workflowId: other }
+      - { stepId: b, workflowId: other }
+      - stepId: c
+        workflowId: other
+        description: >-
+          folded $steps.b.
+          response is not a reference
+`),
+    ).toEqual({ a: true, b: false, c: false });
   });
 });
