@@ -144,8 +144,8 @@ function requirePatched(bundler, what) {
 }
 
 /**
- * Two patches to XState's transitions, which a chart keeps for its whole life (about six per step
- * of a workflow; docs/performance.md, fifth and sixth passes):
+ * Patches to XState's transitions, which a chart keeps for its whole life (about six per step of a
+ * workflow; docs/performance.md, fifth, sixth and eighth passes):
  *
  * - XState builds each transition as `{ ...transitionConfig, actions, guard, target, source, ... }`.
  *   On Node 20's V8, an object spread followed by a property the source did not have gets a hidden
@@ -159,14 +159,19 @@ function requirePatched(bundler, what) {
  *   delayed transition's `{ ...transition, delay }` includes `delay`, and `StateNode.definition`'s
  *   copies show their converted actions. tool never serialises XState's transitions (graphs use
  *   `machine.config`; traces and the live view read the fields).
+ * - A transition's domain (the state its exits and entries stay under) was worked out each time
+ *   the transition was taken, twice per transition: its targets, their ancestors, the least
+ *   common one. It depends only on the transition (its source, targets and `reenter`) unless a
+ *   target is a history state, so it is kept on the transition, in a non-enumerable property,
+ *   the first time; a transition to a history state still works it out every time.
  *
  * The source is patched only if it holds exactly the text expected, else the build fails, so an
  * XState update cannot silently drop this.
  */
-const sharedTransitionShapes = {
-  name: 'shared-transition-shapes',
+const xstateTransitions = {
+  name: 'xstate-transitions',
   setup(bundler) {
-    const patched = requirePatched(bundler, 'shared-transition-shapes');
+    const patched = requirePatched(bundler, 'xstate-transitions');
     bundler.onLoad({ filter: /[\\/]xstate[\\/]dist[\\/]raise-[0-9a-f]+\.esm\.js$/ }, (args) => {
       patched.applied = true;
       let text = readFileSync(args.path, 'utf8');
@@ -191,6 +196,22 @@ const sharedTransitionShapes = {
         (_, head, loop) => `${head}  if (!stateId.includes('\\\\')) return stateId.split('.');\n${loop}`,
         'toStatePath that splits character by character',
       );
+      replaceOnce(
+        /function getTransitionDomain\(transition, historyValue\) \{\n  const targetStates = getEffectiveTargetStates\(transition, historyValue\);\n/,
+        () =>
+          'const DOMAIN = Symbol(\'domain\');\n' +
+          'const NO_DOMAIN = Symbol(\'no domain\');\n' +
+          'function getTransitionDomain(transition, historyValue) {\n' +
+          '  const known = transition[DOMAIN];\n' +
+          '  if (known !== undefined) return known === NO_DOMAIN ? undefined : known;\n' +
+          '  const domain = findTransitionDomain(transition, historyValue);\n' +
+          '  if (!transition.target || !transition.target.some(isHistoryNode)) Object.defineProperty(transition, DOMAIN, { value: domain === undefined ? NO_DOMAIN : domain });\n' +
+          '  return domain;\n' +
+          '}\n' +
+          'function findTransitionDomain(transition, historyValue) {\n' +
+          '  const targetStates = getEffectiveTargetStates(transition, historyValue);\n',
+        'getTransitionDomain',
+      );
       text += '\nfunction initialTransitionToJSON() {\n  return { ...this, source: `#${this.source.id}`, target: this.target.map(t => `#${t.id}`) };\n}\n';
       return { contents: text, loader: 'js' };
     });
@@ -198,25 +219,31 @@ const sharedTransitionShapes = {
 };
 
 /**
- * Two patches to XState's StateMachine module, for charts of many states (docs/performance.md,
- * eighth pass):
+ * Patches to XState's StateMachine module, for charts of many states (docs/performance.md, eighth
+ * pass):
  *
  * - A state node's memoised values (its transitions by event, its delayed transitions, its event
- *   list, the candidates for each event it receives) were kept in one module-wide WeakMap keyed by
- *   the node: a WeakMap entry per node of the chart, which the garbage collector treats as an
- *   ephemeron, and a WeakMap lookup for each event a node receives. They are now kept on the node,
- *   in a non-enumerable property under a symbol of this module (the same plain object as before).
+ *   list) were kept in one module-wide WeakMap keyed by the node: a WeakMap entry per node of the
+ *   chart, which the garbage collector treats as an ephemeron. They are now kept on the node, in a
+ *   non-enumerable property under a symbol of this module (the same plain object as before).
+ * - The candidate transitions of an event a node receives were memoised under the key
+ *   `candidates-<event type>`: a new string, hashed again, for every event. They are kept in a
+ *   Map by event type on the node.
  * - The machine's `events` (every event type of the chart) was computed when the machine was made,
  *   walking every state's own events: ~5 ms per 1000 states of a fresh process, for a list that
  *   nothing in tool reads. It is now a getter that computes the same list on first read.
+ * - `getStateNodeById('#<id>.<key>')` (how tool's transitions name their targets) split the id,
+ *   copied the path and walked it through four generic functions. An id of exactly that form, with
+ *   no escape, now reads the node's child directly; anything else, or a miss, takes the general
+ *   path, which gives the same node or throws the same error.
  *
  * The source is patched only if it holds exactly the text expected, else the build fails, so an
  * XState update cannot silently drop this.
  */
-const stateNodeMemo = {
-  name: 'state-node-memo',
+const xstateStateNodes = {
+  name: 'xstate-state-nodes',
   setup(bundler) {
-    const patched = requirePatched(bundler, 'state-node-memo');
+    const patched = requirePatched(bundler, 'xstate-state-nodes');
     bundler.onLoad({ filter: /[\\/]xstate[\\/]dist[\\/]StateMachine-[0-9a-f]+\.esm\.js$/ }, (args) => {
       patched.applied = true;
       let text = readFileSync(args.path, 'utf8');
@@ -235,6 +262,38 @@ const stateNodeMemo = {
         (_, head) => `${head}  }\n  get events() {\n    return this.root.events;\n  }\n`,
         "the machine's `events`, computed in the constructor",
       );
+      replaceOnce(
+        /    const candidates = memo\(this, `candidates-\$\{eventType\}`, \(\) => getCandidates\(this, eventType\)\);\n/,
+        () => '    const candidates = candidatesFor(this, eventType);\n',
+        'candidates memoised under `candidates-${eventType}`',
+      );
+      replaceOnce(
+        /(  getStateNodeById\(stateId\) \{\n)(    const fullPath = toStatePath\(stateId\);\n)/,
+        (_, head, rest) =>
+          `${head}    if (typeof stateId === 'string' && stateId.charCodeAt(0) === 35 && !stateId.includes('\\\\')) {\n` +
+          "      const dot = stateId.indexOf('.');\n" +
+          "      if (dot > 1 && stateId.indexOf('.', dot + 1) === -1 && stateId.charCodeAt(dot + 1) !== 35) {\n" +
+          '        const child = this.idMap.get(stateId.slice(1, dot))?.states?.[stateId.slice(dot + 1)];\n' +
+          '        if (child !== undefined) return child;\n' +
+          '      }\n' +
+          `    }\n${rest}`,
+        'getStateNodeById',
+      );
+      text +=
+        "\nconst CANDIDATES = Symbol('candidates');\n" +
+        'function candidatesFor(stateNode, eventType) {\n' +
+        '  let byType = stateNode[CANDIDATES];\n' +
+        '  if (byType === undefined) {\n' +
+        '    byType = new Map();\n' +
+        '    Object.defineProperty(stateNode, CANDIDATES, { value: byType });\n' +
+        '  }\n' +
+        '  let candidates = byType.get(eventType);\n' +
+        '  if (candidates === undefined) {\n' +
+        '    candidates = getCandidates(stateNode, eventType);\n' +
+        '    byType.set(eventType, candidates);\n' +
+        '  }\n' +
+        '  return candidates;\n' +
+        '}\n';
       return { contents: text, loader: 'js' };
     });
   },
@@ -304,7 +363,7 @@ try {
     outExtension: { '.js': '.cjs' },
     chunkNames: 'chunks/[name]-[hash]',
     external: LAZY_PACKAGES,
-    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, sharedTransitionShapes, stateNodeMemo, yamlPropertySnapshot],
+    plugins: [commonJsNamedExports, noHttp2, lazyListFormat, lazyYaml, xstateTransitions, xstateStateNodes, yamlPropertySnapshot],
     write: false,
     logLevel: 'warning',
   });

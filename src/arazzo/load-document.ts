@@ -2,8 +2,17 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ArazzoLoadError } from './errors.js';
 import type { LoadedDocument } from './model.js';
-import { parseDocumentText } from './parse-document-text.js';
+import { documentFromValue, parseDocumentValue } from './parse-document-text.js';
+import type { RawObject } from './read-fields.js';
 import { readBoundedText } from './read-bounded.js';
+
+/** Where parsed documents are kept from one run to the next, by their text (src/cache/document-store.ts). */
+export interface ParsedDocuments {
+  /** The value stored for exactly this text, or undefined. Never throws. */
+  read(text: string): Promise<RawObject | undefined>;
+  /** Keeps the value a fast parser read from this text (a tree). Never throws. */
+  write(text: string, value: RawObject): Promise<void>;
+}
 
 export interface LoadOptions {
   /** Directory relative paths are resolved against. */
@@ -12,6 +21,8 @@ export interface LoadOptions {
   maxBytes?: number;
   /** Alias expansions allowed; default 100. */
   maxAliasCount?: number;
+  /** Parsed documents by their text: an unchanged document is not parsed again. */
+  store?: ParsedDocuments;
 }
 
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -19,12 +30,20 @@ const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 /**
  * Reads and parses an Arazzo document (YAML or JSON) from disk. Throws ArazzoLoadError: FILE_NOT_FOUND,
  * IS_A_DIRECTORY, FILE_TOO_LARGE, FILE_UNREADABLE (exit 2) or a parse error (exit 10).
+ *
+ * With a `store`, the value is read back from it when the same text was parsed before, and a value
+ * read by a fast parser (a tree: no aliases) is stored after its parse. A text that does not parse
+ * is never stored, so its errors are reported on every load.
  */
 export async function loadDocument(file: string, options: LoadOptions): Promise<LoadedDocument> {
   const absolutePath = resolve(options.cwd, file);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const text = await readLimited(file, absolutePath, maxBytes);
-  return parseDocumentText(text, file, absolutePath, options.maxAliasCount === undefined ? {} : { maxAliasCount: options.maxAliasCount });
+  const stored = await options.store?.read(text);
+  if (stored !== undefined) return documentFromValue(stored, text, file, absolutePath);
+  const parsed = parseDocumentValue(text, file, options.maxAliasCount === undefined ? {} : { maxAliasCount: options.maxAliasCount });
+  if (parsed.fast) await options.store?.write(text, parsed.value);
+  return documentFromValue(parsed.value, text, file, absolutePath);
 }
 
 async function readLimited(file: string, absolutePath: string, maxBytes: number): Promise<string> {

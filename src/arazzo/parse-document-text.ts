@@ -6,6 +6,7 @@ import { formatExcerpt } from './format-excerpt.js';
 import type { LoadedDocument, Position } from './model.js';
 import { parseFast } from './parse-fast.js';
 import { parseWithYaml } from './parse-with-yaml.js';
+import type { RawObject } from './read-fields.js';
 import { lazyLocator } from './source-map.js';
 
 export interface ParseOptions {
@@ -20,16 +21,33 @@ export interface ParseOptions {
  * it nests deeper than MAX_DOCUMENT_DEPTH levels.
  */
 export function parseDocumentText(text: string, file: string, absolutePath: string, options: ParseOptions = {}): LoadedDocument {
+  return documentFromValue(parseDocumentValue(text, file, options).value, text, file, absolutePath);
+}
+
+/**
+ * The value of the document's text, as parseDocumentText reads it (same errors), and whether a
+ * fast parser read it: such a value is a tree (no YAML aliases) no deeper than 100 levels.
+ */
+export function parseDocumentValue(text: string, file: string, options: ParseOptions = {}): { value: RawObject; fast: boolean } {
   // The fast parsers answer only for text they read exactly as `yaml` does; everything else (and
   // every error) goes through `yaml`, so messages, positions and limits are the same either way.
-  // Positions are computed on the first `locate`, from the text.
   // The fast parsers stop at 100 levels, so only the `yaml` path can return a deeper value.
   const fast = parseFast(text);
-  const raw = fast ?? parseWithYaml(text, file, options.maxAliasCount ?? 100);
-  const locate = lazyLocator(text);
-  if (fast === undefined) refuseOverDeep(raw, text, file, locate);
-  detachStrings(raw);
-  return { file, absolutePath, model: buildModel(raw), raw, text, locate };
+  if (fast !== undefined) return { value: fast, fast: true };
+  // parseWithYaml throws NOT_AN_OBJECT for anything but a mapping.
+  const value = parseWithYaml(text, file, options.maxAliasCount ?? 100) as RawObject;
+  refuseOverDeep(value, text, file, lazyLocator(text));
+  return { value, fast: false };
+}
+
+/**
+ * The LoadedDocument of a value parsed from `text` (by parseDocumentValue, now or in an earlier
+ * run: the document cache keeps fast-read values). Positions are computed on the first `locate`,
+ * from the text.
+ */
+export function documentFromValue(value: RawObject, text: string, file: string, absolutePath: string): LoadedDocument {
+  detachStrings(value);
+  return { file, absolutePath, model: buildModel(value), raw: value, text, locate: lazyLocator(text) };
 }
 
 /** Throws ArazzoLoadError TOO_DEEP when the value nests deeper than MAX_DOCUMENT_DEPTH, naming where. */

@@ -11,13 +11,17 @@ interface CacheEntry {
 }
 
 /**
- * Deletes whole entries of the cache folder `dir` (a fetched body with its meta file, or a parsed
- * index under `parsed/`), least recently used first, until the folder holds at most `maxBytes`.
+ * Deletes whole entries of the cache folder `dir` (a fetched body with its meta file, a parsed
+ * index under `parsed/`, or a parsed Arazzo document under `documents/`), least recently used first, until the folder holds at most `maxBytes`.
  * Entries holding any of `keep` (the one just written) are never deleted. Best effort: files that
  * vanish or refuse to go are skipped. Never throws.
  */
 export async function evictEntries(dir: string, maxBytes: number, keep: readonly string[]): Promise<void> {
-  const entries = [...(await entriesIn(dir, '')).values(), ...(await entriesIn(join(dir, 'parsed'), 'parsed/')).values()];
+  const entries = [
+    ...(await entriesIn(dir, '')).values(),
+    ...(await entriesIn(join(dir, 'parsed'), 'parsed/')).values(),
+    ...(await entriesIn(join(dir, 'documents'), 'documents/')).values(),
+  ];
   let total = entries.reduce((sum, entry) => sum + entry.bytes, 0);
   if (total <= maxBytes) return;
   const kept = new Set(keep);

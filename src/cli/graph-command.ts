@@ -57,7 +57,9 @@ export class GraphCommand extends ToolCommand {
     const { drawingMachine } = await import('../run/drawing-configs.js');
     const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
 
-    const doc = await loadDocument(this.file, { cwd: this.context.cwd });
+    const { openDocumentStore } = await import('../cache/document-store.js');
+    const store = openDocumentStore(this.context.env);
+    const doc = await loadDocument(this.file, { cwd: this.context.cwd, ...(store ? { store } : {}) });
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.
     if (!reportFindings(await validateDocument(doc, { runner }), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
 

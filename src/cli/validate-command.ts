@@ -50,7 +50,9 @@ export class ValidateCommand extends ToolCommand {
     const { validateDocument } = await import('../arazzo/validate-document.js');
     const { formatFinding, formatSummary } = await import('../arazzo/format-finding.js');
     const { localOperationsLoader } = await import('./source-operations.js');
-    const doc = await loadDocument(this.file, { cwd: this.context.cwd });
+    const { openDocumentStore } = await import('../cache/document-store.js');
+    const store = openDocumentStore(this.context.env);
+    const doc = await loadDocument(this.file, { cwd: this.context.cwd, ...(store ? { store } : {}) });
     const refused: Error[] = [];
     const denied = await toolFolders(this.context.env);
     const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));

@@ -2,6 +2,7 @@
 
 import type { Got } from 'got';
 import type { RedirectContext } from './redirect-credentials.js';
+import { whenAborted } from './abortable.js';
 import { toTransportError } from './to-transport-error.js';
 import { TransportError } from './transport-error.js';
 
@@ -38,16 +39,16 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopWaiting?.();
       stream.destroy();
       if (code === 'ABORTED') reject(new TransportError('ABORTED', 'aborted', { method: wire.method, url: limits.shownUrl() }));
       else if (code === 'RESPONSE_TOO_LARGE') reject(tooLarge(wire.method, limits));
       else if (code === 'TIMEOUT') reject(timedOut(wire.method, limits));
       else reject(toTransportError(error, wire.method, limits.shownUrl(), limits.timeoutMs));
     };
-    const onAbort = (): void => fail('ABORTED');
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
+    let stopWaiting: (() => void) | undefined;
     let size = 0;
     const chunks: Buffer[] = [];
 
@@ -65,7 +66,7 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
     }
     // got auto-ends only bodiless GET and HEAD streams; everything else waits for a body.
     if (wire.body === undefined && wire.method !== 'GET' && wire.method !== 'HEAD') stream.end();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) stopWaiting = whenAborted(signal, () => fail('ABORTED'));
     // One timer for the whole attempt, instead of got's timeout machinery (a timer set and
     // cleared per phase and event: ~30 µs a request). create-pipeline.ts gives got no timeout.
     if (limits.timeoutMs > 0 && Number.isFinite(limits.timeoutMs)) timer = setTimeout(fail, limits.timeoutMs, 'TIMEOUT');
@@ -85,7 +86,7 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopWaiting?.();
       const response = stream.response;
       if (response === undefined) {
         reject(toTransportError(new Error('no response'), wire.method, limits.shownUrl(), limits.timeoutMs));

@@ -4,6 +4,7 @@ import type { InspectionEvent } from 'xstate';
 import { compileWorkflow, DEFAULT_MAX_DEPTH } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { loadDocument } from '../arazzo/load-document.js';
+import { openDocumentStore } from '../cache/document-store.js';
 import { validateDocument } from '../arazzo/validate-document.js';
 import type { LoadedDocument } from '../arazzo/model.js';
 import type { Outcome } from '../errors/outcome.js';
@@ -184,7 +185,8 @@ interface CompiledRun {
  * starts; a suspended async function keeps all its locals alive.
  */
 async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | Outcome> {
-  const doc = await loadDocument(opts.file, { cwd: io.cwd });
+  const store = openDocumentStore(io.env);
+  const doc = await loadDocument(opts.file, { cwd: io.cwd, ...(store ? { store } : {}) });
   const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
     env: io.env,
     allowRefHosts: opts.allowRefHosts ?? [],

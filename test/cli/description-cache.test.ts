@@ -90,7 +90,7 @@ describe('the description cache', () => {
     const cleared = await runInWorkspace(['cache', 'clear'], { cwd: ws.dir });
     expect(cleared.code).toBe(0);
     expect(cleared.stdout).toBe('');
-    expect(cleared.stderr).toBe(`Removed 1 fetched description and 1 parsed index from ${cacheDir()}.\n`);
+    expect(cleared.stderr).toBe(`Removed 1 fetched description, 1 parsed Arazzo document and 1 parsed index from ${cacheDir()}.\n`);
     expect(existsSync(cacheDir())).toBe(false);
     expect((await run(`${server.url}/specs/api.openapi.yaml`)).code).toBe(0);
     expect(server.count(SPEC)).toBe(2);

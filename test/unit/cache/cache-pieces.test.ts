@@ -52,15 +52,17 @@ describe('formatAge', () => {
 });
 
 describe('clearDescriptionCache', () => {
-  it('removes the folder and counts the descriptions and indexes it held', async () => {
+  it('removes the folder and counts the descriptions, indexes and documents it held', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'tool-clear-')), 'descriptions');
     await mkdir(join(dir, 'parsed'), { recursive: true });
+    await mkdir(join(dir, 'documents'), { recursive: true });
     await writeFile(join(dir, 'a.json'), '{}');
     await writeFile(join(dir, 'a.0123.body'), 'x');
     await writeFile(join(dir, 'parsed', 'p.json'), '{}');
     await writeFile(join(dir, 'parsed', 'q.json'), '{}');
-    expect(await clearDescriptionCache(dir)).toEqual({ descriptions: 1, indexes: 2 });
+    await writeFile(join(dir, 'documents', 'd.json'), '{}');
+    expect(await clearDescriptionCache(dir)).toEqual({ descriptions: 1, indexes: 2, documents: 1 });
     expect(await readdir(join(dir, '..'))).toEqual([]);
-    expect(await clearDescriptionCache(dir)).toEqual({ descriptions: 0, indexes: 0 });
+    expect(await clearDescriptionCache(dir)).toEqual({ descriptions: 0, indexes: 0, documents: 0 });
   });
 });
