@@ -41,7 +41,9 @@ export type InputCheck = ((inputs: Record<string, unknown>) => { inputs: Record<
  */
 export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow): Promise<InputCheck | undefined> {
   if (workflow.inputs === undefined || workflow.inputs === null) return undefined;
-  const where = located(doc, `${workflow.pointer}/inputs`);
+  // Worked out only for a message: a position needs the document's source map, which reads the
+  // whole text again with the `yaml` library (~60 ms for a 100-step document).
+  const where = () => located(doc, `${workflow.pointer}/inputs`);
   const schema = withComponents(workflow.inputs, doc.model, where);
   const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
   const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
@@ -57,7 +59,7 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
   try {
     validate = ajv.compile(schema);
   } catch (error) {
-    throw new ToolError('INPUT_SCHEMA_INVALID', `${where}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
+    throw new ToolError('INPUT_SCHEMA_INVALID', `${where()}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
   }
   const check = (inputs: Record<string, unknown>) => {
     // Ajv writes defaults into the data at any depth: a deep copy keeps the caller's values (a step's outputs, the run's inputs) as they were.
@@ -131,8 +133,8 @@ function typeOf(property: unknown, defs: Record<string, unknown>): string | unde
  * components) rewritten into its `$defs`. Throws INPUT_SCHEMA_INVALID when it is not an object, is
  * too large or too deep, or names a component that does not exist.
  */
-function withComponents(schema: unknown, doc: ArazzoDocument, where: string): Record<string, unknown> {
-  const refuse = (why: string) => new ToolError('INPUT_SCHEMA_INVALID', `${where}: the inputs schema ${why}`, 'Fix the schema (tool arazzo validate shows the document).');
+function withComponents(schema: unknown, doc: ArazzoDocument, where: () => string): Record<string, unknown> {
+  const refuse = (why: string) => new ToolError('INPUT_SCHEMA_INVALID', `${where()}: the inputs schema ${why}`, 'Fix the schema (tool arazzo validate shows the document).');
   if (!isObject(schema)) throw refuse('is not an object');
   const components = (isObject(doc.components?.inputs) ? doc.components.inputs : {}) as Record<string, unknown>;
   const used = new Set<string>();
