@@ -45,6 +45,37 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
   // whole text again with the `yaml` library (~60 ms for a 100-step document).
   const where = () => located(doc, `${workflow.pointer}/inputs`);
   const schema = withComponents(workflow.inputs, doc.model, where);
+  const ajv = namesResource(schema) ? await newAjv() : await (sharedAjv ??= newAjv());
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    ajv.removeSchema(schema);
+    throw new ToolError('INPUT_SCHEMA_INVALID', `${where()}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
+  }
+  // The compiled function stays; the shared Ajv forgets the schema, so the next one starts as this one did.
+  ajv.removeSchema(schema);
+  const check = (inputs: Record<string, unknown>) => {
+    // Ajv writes defaults into the data at any depth: a deep copy keeps the caller's values (a step's outputs, the run's inputs) as they were.
+    const data: Record<string, unknown> = structuredClone(inputs);
+    return validate(data) ? { inputs: data } : { problem: validate.errors?.[0] as AjvProblem | undefined, data };
+  };
+  return Object.assign(check, { schema });
+}
+
+type Ajv = InstanceType<typeof import('ajv/dist/2020.js').Ajv2020>;
+
+/**
+ * The Ajv that compiles the schemas which name no resource of their own. A new Ajv compiles JSON
+ * Schema 2020-12's meta-schema the first time it checks a schema (validateSchema), ~45 ms of a
+ * fresh process: a run whose entry workflow and called workflows declare inputs paid it once per
+ * workflow. Each schema is removed from it once compiled. A schema that names a resource (`$id`,
+ * `$anchor`, `$dynamicAnchor`, at any depth) still gets an Ajv of its own, as every schema did
+ * before, so that no schema can reach a resource another workflow's schema named.
+ */
+let sharedAjv: Promise<Ajv> | undefined;
+
+async function newAjv(): Promise<Ajv> {
   const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
   const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
   const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: true });
@@ -55,18 +86,16 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
   ajv.addFormat('float', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat('password', { type: 'string', validate: () => true });
-  let validate: ReturnType<typeof ajv.compile>;
-  try {
-    validate = ajv.compile(schema);
-  } catch (error) {
-    throw new ToolError('INPUT_SCHEMA_INVALID', `${where()}: the inputs schema of workflow "${workflow.workflowId ?? ''}" is not valid JSON Schema 2020-12: ${(error as Error).message}`, 'Fix the schema (tool arazzo validate shows the document).');
-  }
-  const check = (inputs: Record<string, unknown>) => {
-    // Ajv writes defaults into the data at any depth: a deep copy keeps the caller's values (a step's outputs, the run's inputs) as they were.
-    const data: Record<string, unknown> = structuredClone(inputs);
-    return validate(data) ? { inputs: data } : { problem: validate.errors?.[0] as AjvProblem | undefined, data };
-  };
-  return Object.assign(check, { schema });
+  return ajv;
+}
+
+const RESOURCE_KEYWORDS = new Set(['$id', '$anchor', '$dynamicAnchor']);
+
+/** Whether the schema (withComponents' result: plain JSON, at most MAX_SCHEMA_DEPTH deep) has a key that names a resource, at any depth. */
+function namesResource(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(namesResource);
+  if (!isObject(value)) return false;
+  return Object.keys(value).some((key) => RESOURCE_KEYWORDS.has(key) || namesResource(value[key]));
 }
 
 /**
