@@ -4,6 +4,7 @@
  */
 import type { ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
+import validateMetaSchemaCode from './json-schema-meta.generated.js';
 
 /** A schema (the workflow's, with the components it names) larger than this, as JSON, is refused. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;
@@ -48,6 +49,7 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
   const ajv = namesResource(schema) ? await newAjv() : await (sharedAjv ??= newAjv());
   let validate: ReturnType<typeof ajv.compile>;
   try {
+    checkAgainstMetaSchema(ajv, schema);
     validate = ajv.compile(schema);
   } catch (error) {
     ajv.removeSchema(schema);
@@ -66,10 +68,9 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
 type Ajv = InstanceType<typeof import('ajv/dist/2020.js').Ajv2020>;
 
 /**
- * The Ajv that compiles the schemas which name no resource of their own. A new Ajv compiles JSON
- * Schema 2020-12's meta-schema the first time it checks a schema (validateSchema), ~45 ms of a
- * fresh process: a run whose entry workflow and called workflows declare inputs paid it once per
- * workflow. Each schema is removed from it once compiled. A schema that names a resource (`$id`,
+ * The Ajv that compiles the schemas which name no resource of their own: a run whose entry workflow
+ * and called workflows declare inputs made one Ajv per workflow (~10 ms each with its formats, and
+ * each compiled its meta-schemas again). Each schema is removed from it once compiled. A schema that names a resource (`$id`,
  * `$anchor`, `$dynamicAnchor`, at any depth) still gets an Ajv of its own, as every schema did
  * before, so that no schema can reach a resource another workflow's schema named.
  */
@@ -78,7 +79,8 @@ let sharedAjv: Promise<Ajv> | undefined;
 async function newAjv(): Promise<Ajv> {
   const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
   const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
-  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: true });
+  // The schema is checked against its meta-schema before it is compiled (checkAgainstMetaSchema).
+  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: false });
   addFormats(ajv);
   // Arazzo's (OpenAPI's) numeric formats, and password, a string shown as such.
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
@@ -87,6 +89,25 @@ async function newAjv(): Promise<Ajv> {
   ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat('password', { type: 'string', validate: () => true });
   return ajv;
+}
+
+const META_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** The generated validator (untyped code), with the type Ajv gives a validate function. */
+const validateMetaSchema = validateMetaSchemaCode as unknown as ((schema: unknown) => boolean) & { errors?: Parameters<Ajv['errorsText']>[0] };
+
+/**
+ * Throws as Ajv's own check (validateSchema: true) would: `schema is invalid: <errors>`. A schema
+ * of JSON Schema 2020-12 (without `$schema`, or naming it) is checked by that meta-schema's
+ * validator compiled at build time (scripts/generate-meta-validator.js), the one Ajv would compile
+ * here at ~80 ms a process; a schema that names another meta-schema goes to Ajv, as before.
+ */
+function checkAgainstMetaSchema(ajv: Ajv, schema: Record<string, unknown>): void {
+  if (schema.$schema !== undefined && schema.$schema !== META_SCHEMA_2020) {
+    ajv.validateSchema(schema, true);
+    return;
+  }
+  if (!validateMetaSchema(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(validateMetaSchema.errors)}`);
 }
 
 const RESOURCE_KEYWORDS = new Set(['$id', '$anchor', '$dynamicAnchor']);
