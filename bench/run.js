@@ -14,7 +14,7 @@
  * and prints both side by side; --out writes the results elsewhere than bench/results.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,9 @@ const SCENARIOS = [
   { name: 'linear-1', kind: 'linear', size: 1 },
   { name: 'linear-100', kind: 'linear', size: 100 },
   { name: 'linear-1000', kind: 'linear', size: 1000 },
+  // linear-1000 as the first run of a document: its text is new to the document cache each time
+  // (a comment that names the run is appended), so it is parsed, as an edited document is.
+  { name: 'linear-1000-new', kind: 'linear', size: 1000, newText: true },
   // Memory growth per step run: linear-5000's peak RSS over linear-1000's.
   { name: 'linear-5000', kind: 'linear', size: 5000 },
   { name: 'loop-250', kind: 'loop', size: 250 },
@@ -80,6 +83,13 @@ function entryOf(tool) {
   const bundle = statSync(join(root, 'dist', 'bundle', 'tool.js'), { throwIfNoEntry: false });
   const modules = statSync(join(root, 'dist', 'src', 'bin.js'), { throwIfNoEntry: false });
   return bundle && (!modules || bundle.mtimeMs >= modules.mtimeMs) ? 'bundle' : 'modules';
+}
+
+/** The scenario with a copy of its file that no run has read before: the text plus a comment naming `runId`. */
+function withNewText(scenario, runId) {
+  const file = scenario.file.replace(/\.arazzo\.yaml$/, `.${runId}.arazzo.yaml`);
+  writeFileSync(file, `${readFileSync(scenario.file, 'utf8')}# ${runId}\n`);
+  return { ...scenario, file };
 }
 
 function cliArgs(tool, scenario, runId) {
@@ -161,7 +171,8 @@ async function main() {
         for (const [b, build] of inTurn) {
           // A build from before the v2 runner cannot run the nested scenario: its row stays empty.
           if (b > 0 && s.kind === 'nested') continue;
-          const cli = await timeNode(cliArgs(build.tool, s, `r${run}-b${b}-${s.name}`), { cwd: dir });
+          const runId = `r${run}-b${b}-${s.name}`;
+          const cli = await timeNode(cliArgs(build.tool, s.newText ? withNewText(s, runId) : s, runId), { cwd: dir });
           const record = checkRun(s, cli);
           perBuild[b].cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: requestSteps(record.steps), bytes: Buffer.byteLength(cli.stdout) });
           perBuild[b].records[s.name] = record;
