@@ -131,6 +131,9 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'tool-bench-'));
   try {
     const planned = writeWorkflows(dir, api.url, scenarios);
+    // tool's caches (V8's code cache, the parsed documents) live in the bench's temp dir: the
+    // untimed pass fills them, and the user's own cache is neither read nor written.
+    const cliEnv = { XDG_CACHE_HOME: join(dir, 'cache') };
     const node = { name: 'node -e 0', args: ['-e', '0'] };
     const builds = [commandsFor(args.tool, planned), ...(args.before ? [commandsFor(args.before, planned)] : [])];
     const newSamples = (build) => {
@@ -142,16 +145,17 @@ async function main() {
     };
     const perBuild = builds.map(newSamples);
     const timeCommand = async (command, into) => {
-      const result = await timeNode(command.args, { cwd: dir });
+      const result = await timeNode(command.args, { cwd: dir, env: cliEnv });
       if (result.code !== 0) throw new Error(`${command.name} exited ${result.code}: ${result.stderr}`);
       const sample = { wallMs: result.wallMs, rssKiB: result.rssKiB };
       into[command.name].push(sample);
       return sample;
     };
 
-    // One untimed pass warms the file cache and the server's JIT.
+    // One untimed pass warms the file cache, tool's caches and the server's JIT.
+    for (const build of builds) for (const command of [...build.cold, ...build.breakdown]) await timeNode(command.args, { cwd: dir, env: cliEnv });
     for (const s of planned) {
-      for (const [b, build] of builds.entries()) if (b === 0 || s.kind !== 'nested') await timeNode(cliArgs(build.tool, s, `warm-${s.name}`), { cwd: dir });
+      for (const [b, build] of builds.entries()) if (b === 0 || s.kind !== 'nested') await timeNode(cliArgs(build.tool, s, `warm-${s.name}`), { cwd: dir, env: cliEnv });
       await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `warm-raw-${s.name}`], { cwd: dir });
     }
     for (let run = 1; run <= args.runs; run++) {
@@ -172,7 +176,7 @@ async function main() {
           // A build from before the v2 runner cannot run the nested scenario: its row stays empty.
           if (b > 0 && s.kind === 'nested') continue;
           const runId = `r${run}-b${b}-${s.name}`;
-          const cli = await timeNode(cliArgs(build.tool, s.newText ? withNewText(s, runId) : s, runId), { cwd: dir });
+          const cli = await timeNode(cliArgs(build.tool, s.newText ? withNewText(s, runId) : s, runId), { cwd: dir, env: cliEnv });
           const record = checkRun(s, cli);
           perBuild[b].cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: requestSteps(record.steps), bytes: Buffer.byteLength(cli.stdout) });
           perBuild[b].records[s.name] = record;
