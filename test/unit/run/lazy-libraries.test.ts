@@ -20,8 +20,14 @@ const LOADERS: Record<string, string> = {
   'ajv-formats': 'src/run/input-schema.ts',
 };
 
-/** Modules that run only for v2: nothing may import them statically (type-only imports erase). */
-const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/run/input-schema.ts', 'src/arazzo/check-v2.ts'];
+/** Modules that run only for v2: nothing may import them statically (type-only imports erase), but one another. */
+const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/run/input-schema.ts', 'src/run/json-schema-meta.generated.ts', 'src/arazzo/check-v2.ts'];
+
+/**
+ * A part of a library a v2-only module may import statically: the meta-schema validator compiled at
+ * build time needs Ajv's `equal` (a few lines), and is itself loaded only by input-schema.ts.
+ */
+const STATIC_IN_V2_ONLY: Record<string, string> = { 'ajv/dist/runtime/equal.js': 'src/run/json-schema-meta.generated.ts' };
 
 function tsFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -59,7 +65,7 @@ describe('lazy loading of the v2 libraries', () => {
     const offending = files.flatMap((file) =>
       file.imports
         .filter((i) => Object.hasOwn(LOADERS, i.specifier) || i.specifier.startsWith('ajv') || i.specifier.startsWith('@xmldom/'))
-        .filter((i) => !i.typeOnly && (LOADERS[i.specifier] !== file.path || !i.dynamic))
+        .filter((i) => !i.typeOnly && STATIC_IN_V2_ONLY[i.specifier] !== file.path && (LOADERS[i.specifier] !== file.path || !i.dynamic))
         .map((i) => `${file.path} imports ${i.specifier}${i.dynamic ? ' (dynamic)' : ''}`),
     );
     expect(offending).toEqual([]);
