@@ -272,7 +272,7 @@ const xstateStateNodes = {
         (_, head, rest) =>
           `${head}    if (typeof stateId === 'string' && stateId.charCodeAt(0) === 35 && !stateId.includes('\\\\')) {\n` +
           "      const dot = stateId.indexOf('.');\n" +
-          "      if (dot > 1 && stateId.indexOf('.', dot + 1) === -1 && stateId.charCodeAt(dot + 1) !== 35) {\n" +
+          "      if (dot > 1 && dot + 1 < stateId.length && stateId.indexOf('.', dot + 1) === -1 && stateId.charCodeAt(dot + 1) !== 35) {\n" +
           '        const child = this.idMap.get(stateId.slice(1, dot))?.states?.[stateId.slice(dot + 1)];\n' +
           '        if (child !== undefined) return child;\n' +
           '      }\n' +

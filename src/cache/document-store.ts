@@ -3,8 +3,10 @@
  * unchanged document again does not parse it again (docs/apis.md, the description cache).
  */
 
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { ParsedDocuments } from '../arazzo/load-document.js';
 import type { RawObject } from '../arazzo/read-fields.js';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
@@ -15,8 +17,15 @@ import { descriptionCacheDir } from './description-cache.js';
 import { evictEntries, markUsed } from './evict-entries.js';
 import { sha256 } from './sha256.js';
 
-/** Bumped whenever the stored shape changes; the tool version is part of the check too (a new parser may read a text differently). */
-const DOCUMENT_FORMAT = 1;
+/**
+ * The version of what is stored: the shape of an entry, and the readers that made its value. An
+ * entry of another format, or of another tool version, is a miss (and is replaced). Bump it when a
+ * change to the fast readers (src/arazzo/parse-fast.ts, parse-block.ts, block-scalars.ts,
+ * plain-scalar.ts, core-schema.ts, or js-yaml) may read some text differently: a stored value would
+ * otherwise outlive the fix. test/unit/cache/document-store.test.ts fails when those sources change
+ * until the format and the fingerprint it records are updated together.
+ */
+export const DOCUMENT_FORMAT = 1;
 
 /** The documents folder under the description cache folder `descriptionsDir`. */
 export function documentStoreDir(descriptionsDir: string): string {
@@ -25,27 +34,40 @@ export function documentStoreDir(descriptionsDir: string): string {
 
 /**
  * The store of this environment's cache (`$XDG_CACHE_HOME/tool/descriptions/documents`), or
- * undefined when there is no usable cache home or TOOL_CACHE_MAX_MIB is invalid. Never throws:
- * the description loader reports a bad cache setting, after the document's own errors.
+ * undefined when there is no usable cache home or TOOL_CACHE_MAX_MIB is invalid. Never throws: a
+ * run goes on to report a bad cache setting (the description loader's exit 2); `validate` and
+ * `graph`, which use the cache for nothing else, parse the document.
  */
 export function openDocumentStore(env: Record<string, string | undefined>): ParsedDocuments | undefined {
   try {
-    const descriptions = descriptionCacheDir(configPaths(env).cacheDir);
+    const root = configPaths(env).cacheDir;
+    const descriptions = descriptionCacheDir(root);
     const maxBytes = cacheMaxBytes(env);
-    return documentStore(documentStoreDir(descriptions), (files) => evictEntries(descriptions, maxBytes, files));
+    return documentStore(documentStoreDir(descriptions), { root, afterWrite: (files) => evictEntries(descriptions, maxBytes, files) });
   } catch {
     return undefined;
   }
 }
 
+export interface DocumentStoreOptions {
+  /** tool's own cache folder, which `dir` is in (`$XDG_CACHE_HOME/tool`); the folders from it down to `dir` follow tool's folder rules. Default: `dir`. */
+  root?: string;
+  /** Receives the file just written (the cache's size cap runs there). */
+  afterWrite?: (files: string[]) => Promise<void>;
+}
+
 /**
  * The store in `dir`: one file per text, named by the SHA-256 of the text, holding the value
- * parsed from it by this version of tool (a damaged or foreign file is a miss). A value JSON
- * cannot carry exactly (NaN, ±Infinity, -0) is not stored. Never throws: a store that cannot be
- * read or written costs a parse, nothing else. `afterWrite` receives the file just written (the
- * cache's size cap runs there).
+ * parsed from it (an entry of another format or tool version, or a damaged file, is a miss). A
+ * value JSON cannot carry exactly (NaN, ±Infinity, -0) is not stored. tool's folder rules hold
+ * for every folder from `root` down to `dir`: one that is missing is made 0700; one that group or
+ * others may write, or that another user owns, is neither read from nor written to; one whose
+ * owner may not write (a read-only 0500 folder) is not written to (docs/security.md); one with
+ * group or other read permissions is narrowed to 0700 when written to. Never throws: a store that
+ * cannot be read or written costs a parse, nothing else.
  */
-export function documentStore(dir: string, afterWrite: (files: string[]) => Promise<void> = async () => undefined): ParsedDocuments {
+export function documentStore(dir: string, options: DocumentStoreOptions = {}): ParsedDocuments {
+  const chain = foldersFrom(options.root ?? dir, dir);
   // A miss hashes the text to read and again to write: the last hash is kept.
   let last: { text: string; hash: string } | undefined;
   const hashOf = (text: string): string => {
@@ -55,6 +77,7 @@ export function documentStore(dir: string, afterWrite: (files: string[]) => Prom
   const pathOf = (text: string) => join(dir, `${hashOf(text)}.json`);
   return {
     async read(text) {
+      if (!(await trusted(chain))) return undefined;
       const file = pathOf(text);
       const stored = await readFile(file, 'utf8').catch(() => undefined);
       if (stored === undefined) return undefined;
@@ -76,13 +99,69 @@ export function documentStore(dir: string, afterWrite: (files: string[]) => Prom
       }
       const file = pathOf(text);
       try {
+        if (!(await writable(chain))) return;
         await writeFileAtomic(file, entry, { mode: 0o600, dirMode: 0o700 });
-        await afterWrite([file]);
+        await options.afterWrite?.([file]);
       } catch {
         // Best effort, as the rest of the cache.
       }
     },
   };
+}
+
+/** `root`, the folders below it and `dir`, top down (`dir` alone when it is not below `root`). */
+function foldersFrom(root: string, dir: string): string[] {
+  const chain = [dir];
+  for (let at = dir; at !== root && dirname(at) !== at; ) {
+    at = dirname(at);
+    chain.unshift(at);
+  }
+  return chain[0] === root ? chain : [dir];
+}
+
+/** This process's user id, or undefined where there is none (Windows) or it cannot be read. */
+function ownUid(): number | undefined {
+  try {
+    const uid = userInfo().uid;
+    return uid >= 0 ? uid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the existing folders of `chain` are directories of this user that group and others may not write. */
+async function trusted(chain: readonly string[]): Promise<boolean> {
+  const uid = ownUid();
+  for (const folder of chain) {
+    const info = await stat(folder).catch(() => undefined);
+    if (info === undefined) return false;
+    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Makes the missing folders of `chain` (0700) and narrows group and other permissions of the
+ * existing ones (0755 becomes 0700); false, with nothing changed below it, at the first folder
+ * that is not trusted (see `trusted`) or whose owner may not write, which tool leaves as it is.
+ */
+async function writable(chain: readonly string[]): Promise<boolean> {
+  const uid = ownUid();
+  for (const [i, folder] of chain.entries()) {
+    const info = await stat(folder).catch(() => undefined);
+    if (info === undefined) {
+      // The cache home itself may be missing too (as the code cache makes it).
+      await mkdir(folder, { recursive: i === 0, mode: 0o700 });
+      await chmod(folder, 0o700);
+      continue;
+    }
+    // Anyone else may have put files in a folder group or others can write: it is not used at all.
+    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) return false;
+    const ownerMayWrite = (info.mode & 0o200) !== 0 && (await access(folder, constants.W_OK).then(() => true, () => false));
+    if (!ownerMayWrite) return false;
+    if ((info.mode & 0o077) !== 0) await chmod(folder, info.mode & 0o700);
+  }
+  return true;
 }
 
 /** A JSON.stringify replacer that refuses numbers JSON would change (NaN and the infinities become null, -0 becomes 0). */

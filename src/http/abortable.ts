@@ -9,10 +9,12 @@
 const waiting = new WeakMap<AbortSignal, Set<() => void>>();
 
 /**
- * Calls `handler` once when `signal` aborts, unless the returned function is called first (as
- * `addEventListener` and `removeEventListener` with `once` would; like them, a signal that has
- * already aborted never calls it: check `signal.aborted` first). Handlers run in the order they
- * started waiting.
+ * Calls `handler` once when `signal` aborts, unless the returned function is called first, as a
+ * listener added with `once` and removed with removeEventListener would be: handlers run in the
+ * order they started waiting, and one stopped by an earlier handler of the same abort does not
+ * run. Like addEventListener, a signal that has already aborted never calls it: check
+ * `signal.aborted` first. A handler must not throw (tool's settle a promise): unlike EventTarget's
+ * listeners, one that throws keeps the later ones from running.
  */
 export function whenAborted(signal: AbortSignal, handler: () => void): () => void {
   let handlers = waiting.get(signal);
@@ -23,14 +25,15 @@ export function whenAborted(signal: AbortSignal, handler: () => void): () => voi
     signal.addEventListener(
       'abort',
       () => {
-        const due = [...waitingOnSignal];
-        waitingOnSignal.clear();
-        for (const call of due) call();
+        for (const call of [...waitingOnSignal]) {
+          // Stopped by an earlier handler of this abort: it does not run.
+          if (waitingOnSignal.delete(call)) call();
+        }
       },
       { once: true },
     );
   }
-  // A handler of its own per wait: the same function waiting twice would be called once.
+  // A handler of its own per wait: the same function waiting twice is called twice.
   const once = (): void => handler();
   const waitingNow = handlers;
   waitingNow.add(once);

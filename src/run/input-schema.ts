@@ -46,10 +46,13 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
   // whole text again with the `yaml` library (~60 ms for a 100-step document).
   const where = () => located(doc, `${workflow.pointer}/inputs`);
   const schema = withComponents(workflow.inputs, doc.model, where);
-  const ajv = namesResource(schema) ? await newAjv() : await (sharedAjv ??= newAjv());
+  const plain = isPlain2020(schema);
+  // A plain schema: the shared Ajv, and the meta-schema validator compiled at build time. Any
+  // other: an Ajv of its own that checks the schema itself (validateSchema), as every schema had.
+  const ajv = plain ? await (sharedAjv ??= newAjv(false)) : await newAjv(true);
   let validate: ReturnType<typeof ajv.compile>;
   try {
-    checkAgainstMetaSchema(ajv, schema);
+    if (plain && !validateMetaSchema(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(validateMetaSchema.errors)}`);
     validate = ajv.compile(schema);
   } catch (error) {
     ajv.removeSchema(schema);
@@ -68,19 +71,17 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
 type Ajv = InstanceType<typeof import('ajv/dist/2020.js').Ajv2020>;
 
 /**
- * The Ajv that compiles the schemas which name no resource of their own: a run whose entry workflow
- * and called workflows declare inputs made one Ajv per workflow (~10 ms each with its formats, and
- * each compiled its meta-schemas again). Each schema is removed from it once compiled. A schema that names a resource (`$id`,
- * `$anchor`, `$dynamicAnchor`, at any depth) still gets an Ajv of its own, as every schema did
- * before, so that no schema can reach a resource another workflow's schema named.
+ * The Ajv that compiles the plain schemas (isPlain2020) of every workflow of the run: one Ajv per
+ * workflow with inputs cost ~10 ms each (with its formats). Each schema is removed from it once
+ * compiled, and a plain schema can refer to nothing but itself, so no schema reaches another.
  */
 let sharedAjv: Promise<Ajv> | undefined;
 
-async function newAjv(): Promise<Ajv> {
+/** An Ajv with tool's options and formats; `checksSchemas`: it checks each schema against its meta-schema itself (compiling that meta-schema first, ~80 ms). */
+async function newAjv(checksSchemas: boolean): Promise<Ajv> {
   const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
   const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
-  // The schema is checked against its meta-schema before it is compiled (checkAgainstMetaSchema).
-  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: false });
+  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: checksSchemas });
   addFormats(ajv);
   // Arazzo's (OpenAPI's) numeric formats, and password, a string shown as such.
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
@@ -93,30 +94,33 @@ async function newAjv(): Promise<Ajv> {
 
 const META_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
-/** The generated validator (untyped code), with the type Ajv gives a validate function. */
+/**
+ * The JSON Schema 2020-12 meta-schema validator Ajv would compile, compiled at build time
+ * (scripts/generate-meta-validator.js), with the type Ajv gives a validate function.
+ */
 const validateMetaSchema = validateMetaSchemaCode as unknown as ((schema: unknown) => boolean) & { errors?: Parameters<Ajv['errorsText']>[0] };
 
-/**
- * Throws as Ajv's own check (validateSchema: true) would: `schema is invalid: <errors>`. A schema
- * of JSON Schema 2020-12 (without `$schema`, or naming it) is checked by that meta-schema's
- * validator compiled at build time (scripts/generate-meta-validator.js), the one Ajv would compile
- * here at ~80 ms a process; a schema that names another meta-schema goes to Ajv, as before.
- */
-function checkAgainstMetaSchema(ajv: Ajv, schema: Record<string, unknown>): void {
-  if (schema.$schema !== undefined && schema.$schema !== META_SCHEMA_2020) {
-    ajv.validateSchema(schema, true);
-    return;
-  }
-  if (!validateMetaSchema(schema)) throw new Error(`schema is invalid: ${ajv.errorsText(validateMetaSchema.errors)}`);
-}
-
+/** Keywords that name a resource another part of a schema (or another schema) could refer to. */
 const RESOURCE_KEYWORDS = new Set(['$id', '$anchor', '$dynamicAnchor']);
 
-/** Whether the schema (withComponents' result: plain JSON, at most MAX_SCHEMA_DEPTH deep) has a key that names a resource, at any depth. */
-function namesResource(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(namesResource);
-  if (!isObject(value)) return false;
-  return Object.keys(value).some((key) => RESOURCE_KEYWORDS.has(key) || namesResource(value[key]));
+/**
+ * Whether the schema is of JSON Schema 2020-12 (no `$schema`, or exactly that meta-schema's URI)
+ * and self-contained: no key names a resource and every `$ref` and `$dynamicRef` is a fragment
+ * (`#…`). withComponents' result is plain JSON, at most MAX_SCHEMA_DEPTH deep.
+ */
+function isPlain2020(schema: Record<string, unknown>): boolean {
+  if (schema.$schema !== undefined && schema.$schema !== META_SCHEMA_2020) return false;
+  const selfContained = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.every(selfContained);
+    if (!isObject(value)) return true;
+    for (const key of Object.keys(value)) {
+      if (RESOURCE_KEYWORDS.has(key)) return false;
+      if ((key === '$ref' || key === '$dynamicRef') && !(typeof value[key] === 'string' && value[key].startsWith('#'))) return false;
+      if (!selfContained(value[key])) return false;
+    }
+    return true;
+  };
+  return selfContained(schema);
 }
 
 /**

@@ -40,10 +40,13 @@ function newestSourceMtime(dir: string): number {
   return newest;
 }
 
+/** The bundle's build script: its patches (to XState, js-yaml, got's dependencies) change the bundle as much as a source does. */
+const BUNDLE_SCRIPT = join(REPO_ROOT, 'scripts', 'bundle.js');
+
 function isFresh(): boolean {
   if (!existsSync(BUILT_BIN) || !existsSync(BUNDLE)) return false;
   const sources = Math.max(...SOURCE_DIRS.map((dir) => newestSourceMtime(join(REPO_ROOT, dir))));
-  return statSync(BUILT_BIN).mtimeMs >= sources && statSync(BUNDLE).mtimeMs >= statSync(BUILT_BIN).mtimeMs;
+  return statSync(BUILT_BIN).mtimeMs >= sources && statSync(BUNDLE).mtimeMs >= Math.max(statSync(BUILT_BIN).mtimeMs, statSync(BUNDLE_SCRIPT).mtimeMs);
 }
 
 async function buildIfStale(): Promise<void> {

@@ -1,12 +1,13 @@
 /** Parsed Arazzo documents on disk: a second load of the same text reads the stored value instead of parsing. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadDocument, type ParsedDocuments } from '../../../src/arazzo/load-document.js';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import type { RawObject } from '../../../src/arazzo/read-fields.js';
-import { documentStore, documentStoreDir, openDocumentStore } from '../../../src/cache/document-store.js';
+import { DOCUMENT_FORMAT, documentStore, documentStoreDir, openDocumentStore } from '../../../src/cache/document-store.js';
 import { evictEntries } from '../../../src/cache/evict-entries.js';
 import { sha256 } from '../../../src/cache/sha256.js';
 import { VERSION } from '../../../src/version.js';
@@ -100,13 +101,60 @@ describe('documentStore', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  it('writes 0600 files in a 0700 folder', async () => {
-    const store = documentStore(dir);
-    const hash = sha256('text');
+  it('writes 0600 files, and makes every missing folder from the cache home down 0700', async () => {
+    const store = openDocumentStore({ HOME: home })!;
     await store.write('text', { a: 1 });
-    const { statSync } = await import('node:fs');
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    expect(statSync(join(dir, `${hash}.json`)).mode & 0o777).toBe(0o600);
+    const tool = join(home, '.cache', 'tool');
+    for (const folder of [join(home, '.cache'), tool, join(tool, 'descriptions'), join(tool, 'descriptions', 'documents')]) expect([folder, statSync(folder).mode & 0o777]).toEqual([folder, 0o700]);
+    expect(statSync(join(tool, 'descriptions', 'documents', `${sha256('text')}.json`)).mode & 0o777).toBe(0o600);
+    expect(await store.read('text')).toEqual({ a: 1 });
+  });
+
+  it('narrows a 0755 folder of its own to 0700 when it writes, as tool does with its folders', async () => {
+    mkdirSync(join(home, 'tool', 'descriptions'), { recursive: true, mode: 0o755 });
+    chmodSync(join(home, 'tool'), 0o755);
+    chmodSync(join(home, 'tool', 'descriptions'), 0o755);
+    const store = documentStore(join(home, 'tool', 'descriptions', 'documents'), { root: join(home, 'tool') });
+    expect(await store.read('text')).toBeUndefined();
+    await store.write('text', { a: 1 });
+    expect(statSync(join(home, 'tool')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, 'tool', 'descriptions')).mode & 0o777).toBe(0o700);
+    expect(await store.read('text')).toEqual({ a: 1 });
+  });
+
+  it('writes nothing into a folder whose owner may not write (0500), for root too, and still reads from it', async () => {
+    const descriptions = join(home, 'tool', 'descriptions');
+    const store = documentStore(documentStoreDir(descriptions), { root: join(home, 'tool') });
+    await store.write('kept', { a: 1 });
+    chmodSync(descriptions, 0o500);
+    try {
+      await store.write('text', { a: 2 });
+      expect(readdirSync(documentStoreDir(descriptions))).toEqual([`${sha256('kept')}.json`]);
+      expect(statSync(descriptions).mode & 0o777).toBe(0o500);
+      expect(await store.read('kept')).toEqual({ a: 1 });
+    } finally {
+      chmodSync(descriptions, 0o700);
+    }
+  });
+
+  it('neither reads from nor writes to a folder that group or others may write', async () => {
+    const descriptions = join(home, 'tool', 'descriptions');
+    const store = documentStore(documentStoreDir(descriptions), { root: join(home, 'tool') });
+    await store.write('planted', { a: 1 });
+    chmodSync(documentStoreDir(descriptions), 0o777);
+    expect(await store.read('planted')).toBeUndefined();
+    await store.write('text', { a: 2 });
+    expect(readdirSync(documentStoreDir(descriptions))).toEqual([`${sha256('planted')}.json`]);
+    expect(statSync(documentStoreDir(descriptions)).mode & 0o777).toBe(0o777);
+  });
+
+  it('fingerprints the readers whose values it stores: change them, and DOCUMENT_FORMAT must change with this record', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const readers = ['parse-fast.ts', 'parse-block.ts', 'block-scalars.ts', 'plain-scalar.ts', 'core-schema.ts'].map((name) => readFileSync(join(root, 'src', 'arazzo', name), 'utf8'));
+    const jsYaml = (JSON.parse(readFileSync(join(root, 'node_modules', 'js-yaml', 'package.json'), 'utf8')) as { version: string }).version;
+    // A stored value outlives a fix to these readers unless the format changes (src/cache/document-store.ts).
+    // When this fails: bump DOCUMENT_FORMAT if the change may read some text differently, then record the new fingerprint here.
+    expect({ format: DOCUMENT_FORMAT, readers: sha256([...readers, jsYaml].join('\0')) }).toEqual({ format: 1, readers: '54f7b2fd2d7672d2cfaa73b2ae84d06d783db577ea53f3d79daa6a421860dd5e' });
   });
 
   it('is opened under the description cache folder, and not at all without a usable cache home or with a bad size cap', () => {
@@ -118,7 +166,7 @@ describe('documentStore', () => {
 
   it('counts toward the cache size cap: the least recently used documents go first, never the one just written', async () => {
     const descriptions = join(home, 'descriptions');
-    const store = documentStore(documentStoreDir(descriptions), (files) => evictEntries(descriptions, 25 * 1024, files));
+    const store = documentStore(documentStoreDir(descriptions), { afterWrite: (files) => evictEntries(descriptions, 25 * 1024, files) });
     const big = (letter: string) => ({ text: letter.repeat(10 * 1024) });
     await store.write('a', big('a'));
     await store.write('b', big('b'));

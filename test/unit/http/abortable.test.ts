@@ -45,6 +45,20 @@ describe('whenAborted', () => {
     expect(calls).toBe(2);
   });
 
+  it('skips a wait that an earlier handler of the same abort stopped, as removeEventListener would', () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    let stopSecond = (): void => undefined;
+    whenAborted(controller.signal, () => {
+      calls.push('first');
+      stopSecond();
+    });
+    stopSecond = whenAborted(controller.signal, () => calls.push('second'));
+    whenAborted(controller.signal, () => calls.push('third'));
+    controller.abort();
+    expect(calls).toEqual(['first', 'third']);
+  });
+
   it('never calls a handler for a signal that had already aborted, as addEventListener would not', async () => {
     const controller = new AbortController();
     controller.abort();

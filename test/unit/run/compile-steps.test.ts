@@ -95,4 +95,21 @@ workflows:
 `),
     ).toEqual({ a: true, b: false, c: false });
   });
+
+  it('searches the text when it is given one (a name in a comment counts there, generously), and walks the values otherwise', () => {
+    const text = `${HEADER}
+workflows:
+  - workflowId: wf
+    steps:
+      # later: $steps.a.response.body
+      - { stepId: a, workflowId: other }
+      - { stepId: b, workflowId: other }
+`;
+    const marked = (withText: boolean) => {
+      const doc = parseDocumentText(text, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
+      return prepareWorkflow(doc.model, doc.model.workflows[0]!, [], [], undefined, withText ? { text } : {}).programs.map((p) => p.dataRead);
+    };
+    expect(marked(true)).toEqual([true, false]);
+    expect(marked(false)).toEqual([false, false]);
+  });
 });

@@ -80,4 +80,23 @@ workflows:
     expect((await compiled(doc, 'good'))!({ n: 2 })).toEqual({ inputs: { n: 2 } });
     await expect(compiled(doc, 'bad')).rejects.toMatchObject({ code: 'INPUT_SCHEMA_INVALID' });
   });
+
+  it('checks a schema that names its meta-schema or refers outside itself as Ajv always did', async () => {
+    const doc = documentWith({
+      exact: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { n: { type: 'integer', default: 1 } } },
+      draft7: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+      notString: { $schema: 7, type: 'object' },
+      meta: { type: 'object', properties: { s: { $ref: 'https://json-schema.org/draft/2020-12/schema' } } },
+      plain: { type: 'object', properties: { n: { type: 'integer', default: 2 } } },
+    });
+    expect((await compiled(doc, 'exact'))!({})).toEqual({ inputs: { n: 1 } });
+    const messageOf = (workflowId: string) => compiled(doc, workflowId).then(() => '', (error: Error) => error.message);
+    expect(await messageOf('draft7')).toMatch(/is not valid JSON Schema 2020-12: no schema with key or ref "http:\/\/json-schema\.org\/draft-07\/schema#"$/);
+    expect(await messageOf('notString')).toMatch(/is not valid JSON Schema 2020-12: \$schema must be a string$/);
+    const meta = (await compiled(doc, 'meta'))!;
+    expect(meta({ s: { type: 'string' } })).toEqual({ inputs: { s: { type: 'string' } } });
+    expect(meta({ s: { type: 'strin' } })).toMatchObject({ problem: { instancePath: '/s/type' } });
+    // The plain schemas that follow compile as before.
+    expect((await compiled(doc, 'plain'))!({})).toEqual({ inputs: { n: 2 } });
+  });
 });
