@@ -3,12 +3,13 @@
  * unchanged document again does not parse it again (docs/apis.md, the description cache).
  */
 
-import { constants } from 'node:fs';
-import { access, chmod, mkdir, readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ParsedDocuments } from '../arazzo/load-document.js';
 import type { RawObject } from '../arazzo/read-fields.js';
+import { refuseReadOnly } from '../config/refuse-read-only.js';
 import { writeFileAtomic } from '../config/write-file-atomic.js';
 import { configPaths } from '../config/paths.js';
 import { VERSION } from '../version.js';
@@ -119,23 +120,32 @@ function foldersFrom(root: string, dir: string): string[] {
   return chain[0] === root ? chain : [dir];
 }
 
-/** This process's user id, or undefined where there is none (Windows) or it cannot be read. */
+/** This process's user id, or undefined where there is none (Windows) or it cannot be read; read once. */
+let uidOnce: { uid: number | undefined } | undefined;
 function ownUid(): number | undefined {
-  try {
-    const uid = userInfo().uid;
-    return uid >= 0 ? uid : undefined;
-  } catch {
-    return undefined;
+  if (uidOnce === undefined) {
+    let uid: number | undefined;
+    try {
+      uid = userInfo().uid;
+    } catch {
+      uid = undefined;
+    }
+    uidOnce = { uid: uid !== undefined && uid >= 0 ? uid : undefined };
   }
+  return uidOnce.uid;
 }
 
-/** Whether the existing folders of `chain` are directories of this user that group and others may not write. */
-async function trusted(chain: readonly string[]): Promise<boolean> {
+/** A directory of this user that group and others may not write: nobody else can have put files in it. */
+function isOwnFolder(info: Stats): boolean {
   const uid = ownUid();
+  return info.isDirectory() && (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
+}
+
+/** Whether every folder of `chain` exists and is this user's own (isOwnFolder). */
+async function trusted(chain: readonly string[]): Promise<boolean> {
   for (const folder of chain) {
     const info = await stat(folder).catch(() => undefined);
-    if (info === undefined) return false;
-    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) return false;
+    if (info === undefined || !isOwnFolder(info)) return false;
   }
   return true;
 }
@@ -143,10 +153,10 @@ async function trusted(chain: readonly string[]): Promise<boolean> {
 /**
  * Makes the missing folders of `chain` (0700) and narrows group and other permissions of the
  * existing ones (0755 becomes 0700); false, with nothing changed below it, at the first folder
- * that is not trusted (see `trusted`) or whose owner may not write, which tool leaves as it is.
+ * that is not this user's own or whose owner may not write (refuseReadOnly's rule), which tool
+ * leaves as it is.
  */
 async function writable(chain: readonly string[]): Promise<boolean> {
-  const uid = ownUid();
   for (const [i, folder] of chain.entries()) {
     const info = await stat(folder).catch(() => undefined);
     if (info === undefined) {
@@ -155,10 +165,7 @@ async function writable(chain: readonly string[]): Promise<boolean> {
       await chmod(folder, 0o700);
       continue;
     }
-    // Anyone else may have put files in a folder group or others can write: it is not used at all.
-    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o022) !== 0) return false;
-    const ownerMayWrite = (info.mode & 0o200) !== 0 && (await access(folder, constants.W_OK).then(() => true, () => false));
-    if (!ownerMayWrite) return false;
+    if (!isOwnFolder(info) || !(await refuseReadOnly(folder).then(() => true, () => false))) return false;
     if ((info.mode & 0o077) !== 0) await chmod(folder, info.mode & 0o700);
   }
   return true;
