@@ -1,12 +1,13 @@
 /**
  * Writes src/run/json-schema-meta.generated.ts: Ajv's validator for the JSON Schema 2020-12
- * meta-schema, compiled here once (Ajv's standalone code) instead of in every v2 run whose workflow
+ * meta-schema, compiled here once per build (Ajv's standalone code; `npm run build`, which `npm ci`
+ * runs, calls this first; the file is not committed) instead of in every v2 run whose workflow
  * declares inputs. Ajv compiles that meta-schema the first time it checks a schema, ~80 ms of a
  * fresh process (docs/performance.md, eighth pass). The validator is compiled with the options of
  * src/run/input-schema.ts's Ajv (Ajv compiles meta-schemas without useDefaults, coerceTypes and
  * removeAdditional whatever the instance says), so it gives the same answers and errors as the
  * check Ajv would make. test/unit/run/json-schema-meta.test.ts fails when the file is not what this
- * script writes (after an Ajv update: run `node scripts/generate-meta-validator.js`).
+ * script writes from the installed Ajv (after an Ajv update without a build: run `npm run build`).
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,5 +42,4 @@ export function metaValidatorSource() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(TARGET, metaValidatorSource());
-  process.stdout.write(`wrote ${TARGET}\n`);
 }

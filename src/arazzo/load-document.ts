@@ -10,7 +10,7 @@ import { readBoundedText } from './read-bounded.js';
 export interface ParsedDocuments {
   /** The value stored for exactly this text, or undefined. Never throws. */
   read(text: string): Promise<RawObject | undefined>;
-  /** Keeps the value a fast parser read from this text (a tree). Never throws. */
+  /** Keeps the value parsed from this text (a tree: no aliases). Never throws. */
   write(text: string, value: RawObject): Promise<void>;
 }
 
@@ -32,7 +32,7 @@ const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
  * IS_A_DIRECTORY, FILE_TOO_LARGE, FILE_UNREADABLE (exit 2) or a parse error (exit 10).
  *
  * With a `store`, the value is read back from it when the same text was parsed before, and a value
- * read by a fast parser (a tree: no aliases) is stored after its parse. A text that does not parse
+ * that is a tree (no aliases) is stored after its parse. A text that does not parse
  * is never stored, so its errors are reported on every load.
  */
 export async function loadDocument(file: string, options: LoadOptions): Promise<LoadedDocument> {
@@ -42,7 +42,7 @@ export async function loadDocument(file: string, options: LoadOptions): Promise<
   const stored = await options.store?.read(text);
   if (stored !== undefined) return documentFromValue(stored, text, file, absolutePath);
   const parsed = parseDocumentValue(text, file, options.maxAliasCount === undefined ? {} : { maxAliasCount: options.maxAliasCount });
-  if (parsed.fast) await options.store?.write(text, parsed.value);
+  if (parsed.tree) await options.store?.write(text, parsed.value);
   return documentFromValue(parsed.value, text, file, absolutePath);
 }
 

@@ -4,7 +4,6 @@ import { MAX_DOCUMENT_DEPTH, overDeepPointer, shortPointer } from './check-depth
 import { ArazzoLoadError } from './errors.js';
 import { formatExcerpt } from './format-excerpt.js';
 import type { LoadedDocument, Position } from './model.js';
-import { parseFast } from './parse-fast.js';
 import { parseWithYaml } from './parse-with-yaml.js';
 import type { RawObject } from './read-fields.js';
 import { lazyLocator } from './source-map.js';
@@ -25,24 +24,20 @@ export function parseDocumentText(text: string, file: string, absolutePath: stri
 }
 
 /**
- * The value of the document's text, as parseDocumentText reads it (same errors), and whether a
- * fast parser read it: such a value is a tree (no YAML aliases) no deeper than 100 levels.
+ * The value of the document's text, as parseDocumentText reads it (same errors), and whether it is
+ * a tree: a value without YAML aliases, which the document cache may keep as JSON (an aliased
+ * subtree would be written out once per alias).
  */
-export function parseDocumentValue(text: string, file: string, options: ParseOptions = {}): { value: RawObject; fast: boolean } {
-  // The fast parsers answer only for text they read exactly as `yaml` does; everything else (and
-  // every error) goes through `yaml`, so messages, positions and limits are the same either way.
-  // The fast parsers stop at 100 levels, so only the `yaml` path can return a deeper value.
-  const fast = parseFast(text);
-  if (fast !== undefined) return { value: fast, fast: true };
+export function parseDocumentValue(text: string, file: string, options: ParseOptions = {}): { value: RawObject; tree: boolean } {
   // parseWithYaml throws NOT_AN_OBJECT for anything but a mapping.
-  const value = parseWithYaml(text, file, options.maxAliasCount ?? 100) as RawObject;
+  const { value, aliased } = parseWithYaml(text, file, options.maxAliasCount ?? 100);
   refuseOverDeep(value, text, file, lazyLocator(text));
-  return { value, fast: false };
+  return { value: value as RawObject, tree: !aliased };
 }
 
 /**
  * The LoadedDocument of a value parsed from `text` (by parseDocumentValue, now or in an earlier
- * run: the document cache keeps fast-read values). Positions are computed on the first `locate`,
+ * run: the document cache keeps parsed trees). Positions are computed on the first `locate`,
  * from the text.
  */
 export function documentFromValue(value: RawObject, text: string, file: string, absolutePath: string): LoadedDocument {

@@ -7,12 +7,13 @@ import { isStackOverflow } from '../expressions/stringify-json.js';
 import { yamlLibrary } from './yaml-library.js';
 
 /**
- * Parses the text with the `yaml` library's full syntax tree and returns its value: the path that
- * gives users the errors, with `file:line:col` and a caret excerpt. Throws ArazzoLoadError
+ * Parses the text with the `yaml` library (the one YAML parser) and returns its value, and whether
+ * the text uses aliases (its value may then share subtrees). Errors name `file:line:col`, with a
+ * caret excerpt. Throws ArazzoLoadError
  * (YAML_SYNTAX, ALIAS_LIMIT, NOT_AN_OBJECT) when the text is not a YAML mapping, and TOO_DEEP when
  * it nests too deep for the library to read.
  */
-export function parseWithYaml(text: string, file: string, maxAliasCount: number): unknown {
+export function parseWithYaml(text: string, file: string, maxAliasCount: number): { value: unknown; aliased: boolean } {
   const { isMap, isSeq, LineCounter, parseDocument } = yamlLibrary();
   const lines = new LineCounter();
   const fail = (code: 'YAML_SYNTAX' | 'NOT_AN_OBJECT' | 'ALIAS_LIMIT' | 'TOO_DEEP', message: string, pos?: Position, hint?: string): never => {
@@ -39,7 +40,8 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
     fail('YAML_SYNTAX', `invalid YAML: ${message}`, pos);
   }
   // Every alias is written `*name`: without a '*' there is none, and the tree walk is skipped.
-  const dangling = text.includes('*') ? findUnresolvedAlias(doc) : undefined;
+  const aliases: AliasScan = text.includes('*') ? readAliases(doc) : { any: false };
+  const dangling = aliases.dangling;
   if (dangling !== undefined) {
     fail('YAML_SYNTAX', `invalid YAML: alias *${dangling.name} has no anchor &${dangling.name} before it`, lines.linePos(dangling.offset));
   }
@@ -49,7 +51,7 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
   }
 
   try {
-    return doc.toJS({ maxAliasCount }) as unknown;
+    return { value: doc.toJS({ maxAliasCount }) as unknown, aliased: aliases.any };
   } catch (error) {
     if (isStackOverflow(error)) fail('TOO_DEEP', tooDeep);
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
@@ -135,13 +137,20 @@ function duplicateKeyMessage(text: string, offset: number): string {
   return name === '' ? 'a mapping has the same key twice' : `key "${name}" appears twice in the same mapping`;
 }
 
-function findUnresolvedAlias(doc: Document): { name: string; offset: number } | undefined {
+interface AliasScan {
+  any: boolean;
+  dangling?: { name: string; offset: number };
+}
+
+/** Whether the document has an alias, and the first one whose anchor is missing. */
+function readAliases(doc: Document): AliasScan {
   const { isAlias, visit } = yamlLibrary();
-  let found: { name: string; offset: number } | undefined;
+  const found: AliasScan = { any: false };
   visit(doc, {
     Alias(_key, node) {
+      found.any = true;
       if (isAlias(node) && node.resolve(doc) === undefined) {
-        found = { name: node.source, offset: node.range?.[0] ?? 0 };
+        found.dangling = { name: node.source, offset: node.range?.[0] ?? 0 };
         return visit.BREAK;
       }
       return undefined;

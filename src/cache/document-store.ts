@@ -19,14 +19,12 @@ import { evictEntries, markUsed } from './evict-entries.js';
 import { sha256 } from './sha256.js';
 
 /**
- * The version of what is stored: the shape of an entry, and the readers that made its value. An
- * entry of another format, or of another tool version, is a miss (and is replaced). Bump it when a
- * change to the fast readers (src/arazzo/parse-fast.ts, parse-block.ts, block-scalars.ts,
- * plain-scalar.ts, core-schema.ts, or js-yaml) may read some text differently: a stored value would
- * otherwise outlive the fix. test/unit/cache/document-store.test.ts fails when those sources change
- * until the format and the fingerprint it records are updated together.
+ * The version of what is stored: the shape of an entry, and how its value was read (format 2: by
+ * the `yaml` library alone). An entry of another format, or of another tool version, is a miss
+ * (and is replaced). Bump it when a change to the parse (src/arazzo/parse-with-yaml.ts) may read
+ * some text differently: a stored value would otherwise outlive the fix.
  */
-export const DOCUMENT_FORMAT = 1;
+export const DOCUMENT_FORMAT = 2;
 
 /** The documents folder under the description cache folder `descriptionsDir`. */
 export function documentStoreDir(descriptionsDir: string): string {

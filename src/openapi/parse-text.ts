@@ -1,4 +1,3 @@
-import { parseFast } from '../arazzo/parse-fast.js';
 import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { DescriptionError } from './errors.js';
 
@@ -20,10 +19,6 @@ export function parseText(text: string, location: string): unknown {
       // fall through
     }
   }
-  // YAML: js-yaml when it is sure to build what `yaml` would (several times faster, and already
-  // warm from reading the Arazzo document); `yaml` otherwise, which also says where an error is.
-  const fast = parseFast(text);
-  if (fast !== undefined) return fast;
   const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });

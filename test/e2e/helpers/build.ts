@@ -40,7 +40,7 @@ function newestSourceMtime(dir: string): number {
   return newest;
 }
 
-/** The bundle's build script: its patches (to XState, js-yaml, got's dependencies) change the bundle as much as a source does. */
+/** The bundle's build script: a change to it changes the bundle as much as a source does. */
 const BUNDLE_SCRIPT = join(REPO_ROOT, 'scripts', 'bundle.js');
 
 function isFresh(): boolean {

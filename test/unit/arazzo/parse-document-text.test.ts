@@ -178,3 +178,26 @@ describe('parseDocumentText: errors', () => {
     expect(error.message).toContain(`the document is ${what}`);
   });
 });
+
+describe('parseDocumentText: scalars and keys', () => {
+  it('resolves plain scalars with the YAML 1.2 core schema, not YAML 1.1', () => {
+    const text = 'arazzo: 1.0.1\nx-a: [yes, no, on, off, y, True, FALSE, tRUE, ~, null, NULL, nULL, 0o17, 0x1F, -0x1F, 1_000, 0b11, +12, -0, .5, 1., 1e3, .inf, -.Inf, .NaN, 012, 2001-12-14]\n';
+    const values = (parseDocumentText(text, 'a.yaml', '/a.yaml').raw as Record<string, unknown>)['x-a'] as unknown[];
+    expect(values).toEqual(['yes', 'no', 'on', 'off', 'y', true, false, 'tRUE', null, null, null, 'nULL', 15, 31, '-0x1F', '1_000', '0b11', 12, -0, 0.5, 1, 1000, Infinity, -Infinity, NaN, 12, '2001-12-14']);
+    expect(Object.is(values[18], -0)).toBe(true);
+  });
+
+  it('keeps __proto__ and toString keys as own data properties, in YAML and JSON', () => {
+    for (const text of ['arazzo: 1.0.1\nx-k:\n  __proto__: {polluted: 1}\n  toString: 2\n', '{"arazzo": "1.0.1", "x-k": {"__proto__": {"polluted": 1}, "toString": 2}}']) {
+      const value = (parseDocumentText(text, 'a.yaml', '/a.yaml').raw as Record<string, unknown>)['x-k'] as object;
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.keys(value)).toEqual(['__proto__', 'toString']);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it('reports a duplicate JSON key as YAML does, with its name and position', () => {
+    const error = loadError(() => parseDocumentText('{"arazzo": "1.0.1",\n "arazzo": "1.0.2"}', 'dup.json', '/dup.json'));
+    expect(error.message).toBe('dup.json:2:2: invalid YAML: key "arazzo" appears twice in the same mapping');
+  });
+});

@@ -4,7 +4,7 @@ import { parseWithYaml } from '../../../src/arazzo/parse-with-yaml.js';
 
 function failure(text: string): ArazzoLoadError {
   try {
-    parseWithYaml(text, 'wf.arazzo.yaml', 100);
+    parseWithYaml(text, 'wf.arazzo.yaml', 100).value;
   } catch (error) {
     if (error instanceof ArazzoLoadError) return error;
     throw error;
