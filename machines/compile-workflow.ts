@@ -3,6 +3,7 @@ import { canRetry, failureTransitions, limitReachedTransition, recordAction, ret
 import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
 import { RUN_BUDGET_SPENT, RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { FailureCode, Judge, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
+import { shapeTransitions } from './transition-shape.js';
 import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
 /** Default nesting depth of workflow calls (`--tool-max-depth`). */
@@ -33,6 +34,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
   states.failed = { type: 'final' };
   if (transfers(plan)) states.transferred = { type: 'final', description: 'transferred' };
   const key = plan.key ?? plan.workflowId;
+  shapeTransitions(states);
 
   return workflowSetup(judge, runStep, calls).createMachine({
     id: 'workflow',
