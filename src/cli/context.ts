@@ -16,6 +16,8 @@ export interface ToolContext extends BaseContext {
   signal: AbortSignal;
   /** Print stack traces of internal errors. */
   debug: boolean;
+  /** Runs another command line in this process, as runCli does (set by runCli; the demo runs its set-up and workflow through it). */
+  runCommandLine?: (argv: readonly string[], context: Omit<ToolContext, 'debug' | 'colorDepth'>) => Promise<number>;
 }
 
 /** Whether colours should be used, given the environment and whether the stream is a TTY. */

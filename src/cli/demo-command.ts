@@ -32,7 +32,8 @@ export class DemoCommand extends ToolCommand {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { packageRoot } = await import('../package-root.js');
-    const { runCli } = await import('./run-cli.js');
+    const runCli = this.context.runCommandLine;
+    if (runCli === undefined) throw new Error('tool demo runs only under runCli');
     const api = await startDemoApi();
     const home = await mkdtemp(join(tmpdir(), 'tool-demo-'));
     try {

@@ -75,7 +75,7 @@ export function wantsDebug(argv: readonly string[], env: Record<string, string |
 export async function runCli(rawArgv: readonly string[], context: Omit<ToolContext, 'debug' | 'colorDepth'> & { debug?: boolean }): Promise<number> {
   const { argv } = takeDebugFlag(rawArgv);
   const debug = context.debug === true || wantsDebug(rawArgv, context.env);
-  const ctx: ToolContext = { ...context, debug, colorDepth: context.colors ? 8 : 1 };
+  const ctx: ToolContext = { ...context, debug, colorDepth: context.colors ? 8 : 1, runCommandLine: runCli };
   const named = commandsNamedBy(argv);
   let cli = buildCli(ctx.colors && ctx.stdoutIsTTY, named);
   let command;
