@@ -1,4 +1,4 @@
-import { sendTo, setup } from 'xstate';
+import { assign, sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
 import { RUN_STEP_DONE, stepRunnerActor, type BudgetSpentEvent, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
 import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput, WorkflowResult } from './types.js';
@@ -31,14 +31,16 @@ export interface CriteriaParams {
  * The step-level guards, actions, actor and delay every compiled workflow uses, by name; `runStep`
  * is supplied by the caller.
  *
- * The actions change the context in place instead of through `assign`, which copies the context
- * and makes a new snapshot object for every action: for a run of many steps that was the largest
- * share of XState's garbage. XState runs these actions synchronously, in order, while it takes
- * the transition, so each transition's snapshot (the one observers receive) holds the values after
- * that transition. What the context does not give is history: an older snapshot object shows the
- * current values, not the ones it had. Observers that keep something (the trace, the live view,
- * src/run's reporter) copy what they need when they receive it; test/machines/in-place-context.test.ts
- * checks that every snapshot observers receive is consistent.
+ * The actions change the context only through `assign`: each returns the fields it changes, and
+ * XState makes the next context from them, so every snapshot keeps the values of its own
+ * transition. Two fields are append-only logs rather than values copied on every step: `records`
+ * and `steps` (the run record, and `$steps`) gain their new entry in `recordStep`'s assignment,
+ * and no entry already there changes (`recordCallSteps` completes the newest one through a new
+ * array). Copying them on every step would make a run quadratic: 0.6 s of copying at 1000 steps,
+ * 23 s at 5000. `context.run` is the run's shared budget and `$workflows` (one object for every
+ * machine of a v2 run, by design); `countRun` and `storeCallResult` count and record into it.
+ * test/machines/in-place-context.test.ts checks that every snapshot observers receive holds the
+ * values of its own transition.
  */
 export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, calls?: Record<string, unknown>) {
   // Nested calls (v2) invoke other workflows' machines by key: `calls` is filled with them once
@@ -88,22 +90,18 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
     },
     actions: {
       /** Entering a step (not by its own retry): it is the current one, with no retries used. */
-      enterStep: ({ context }, params: { index: number }) => {
-        context.current = params.index;
-        context.retries = 0;
-        // A nested call belongs to the step that made it: the next step's record must not show it.
-        context.call = undefined;
-      },
+      // A nested call belongs to the step that made it: the next step's record must not show it.
+      enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0, call: undefined })),
       /**
        * Spends one run of the budget, unless it is spent. After `startRun`, which read the same
        * count to tell the runner whether the budget was spent (a step v1 cannot run counts too).
        */
-      countRun: ({ context }) => {
-        if (context.run.runs < context.run.maxSteps) {
-          context.run.runs += 1;
-          context.runs += 1;
-        }
-      },
+      countRun: assign(({ context }) => {
+        if (context.run.runs >= context.run.maxSteps) return {};
+        // The run's budget is shared by every machine of the run (see above).
+        context.run.runs += 1;
+        return { runs: context.runs + 1 };
+      }),
       /**
        * Sends the `runStep` actor a `run` event for this step; when the budget is spent, the event
        * says so and nothing runs. A nested step's `judge` phase judges the call that ran and spends nothing.
@@ -117,69 +115,61 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return event;
       }),
       /** A nested step's call starts (again): with the inputs the runner evaluated, and nothing run yet. */
-      startCall: ({ context, event }) => {
-        context.call = { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [] };
-      },
+      startCall: assign(({ event }) => ({ call: { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [] } })),
       /**
        * A workflow the call ran has ended: its records join the call's, a transfer is noted, and its
        * inputs and outputs become `$workflows.<id>`.
        */
-      storeCallResult: ({ context, event }) => {
+      storeCallResult: assign(({ context, event }) => {
         const result = resultOf(event);
         const call = context.call;
-        if (!result || !call) return;
-        call.records.push(...result.records);
-        call.result = result;
+        if (!result || !call) return {};
+        // `$workflows` is the run's, shared by its machines (see above).
         context.run.workflows[result.key] = { inputs: result.inputs, outputs: result.outputs };
-        if (result.transfer) call.transfers.push({ from: result.workflowId, stepId: result.transfer.stepId, to: result.transfer.to });
-        // A fatal failure ends this workflow too, and the step's record needs an outcome to show.
-        context.last = { statusCode: 0, ok: false, dryRun: false, outputs: {} };
-      },
+        const transfers = result.transfer ? [...call.transfers, { from: result.workflowId, stepId: result.transfer.stepId, to: result.transfer.to }] : call.transfers;
+        return {
+          call: { ...call, records: [...call.records, ...result.records], transfers, result },
+          // A fatal failure ends this workflow too, and the step's record needs an outcome to show.
+          last: { statusCode: 0, ok: false, dryRun: false, outputs: {} },
+        };
+      }),
       /** A nested call from step `stepId` would pass the depth limit. */
-      failDepth: ({ context }, params: { stepId: string }) => {
-        context.failure = { code: 'DEPTH_EXCEEDED', stepId: params.stepId, depth: context.depth + 1, maxDepth: context.run.maxDepth };
-      },
+      failDepth: assign(({ context }, params: { stepId: string }) => ({ failure: { code: 'DEPTH_EXCEEDED', stepId: params.stepId, depth: context.depth + 1, maxDepth: context.run.maxDepth } })),
       /** The workflow a retry action ran before retrying failed: the step's workflow fails with it. */
-      failCall: ({ context }, params: { stepId: string; action: string; workflow: string }) => {
+      failCall: assign(({ context }, params: { stepId: string; action: string; workflow: string }) => {
         const failure: RunFailure = { code: 'CALL_FAILED', stepId: params.stepId, action: params.action, workflow: params.workflow };
         const cause = context.call?.result?.failure;
         if (cause) failure.cause = cause;
         const transfer = context.call?.result?.transfer;
         if (transfer) failure.transferTo = transfer.to;
-        context.failure = failure;
-      },
+        return { failure };
+      }),
       /** A retry action's workflow starts (v2): with the current workflow's inputs. */
-      startRetryCall: ({ context }) => {
-        context.call = { inputs: context.inputs, records: [], transfers: [] };
-      },
+      startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [] } })),
       /** The step records of a retry action's workflow go under the record of the attempt that retried (each carries its own workflowId). */
-      recordCallSteps: ({ context }) => {
+      recordCallSteps: assign(({ context }) => {
         const attempt = context.records[context.records.length - 1];
-        if (!context.call || !attempt) return;
-        attempt.steps = context.call.records;
-        if (context.call.transfers.length > 0) attempt.transfers = context.call.transfers;
-      },
+        if (!context.call || !attempt) return {};
+        const completed: StepRecord = { ...attempt, steps: context.call.records };
+        if (context.call.transfers.length > 0) completed.transfers = context.call.transfers;
+        return { records: [...context.records.slice(0, -1), completed] };
+      }),
       /** A call that starts again keeps nothing of the last one. */
-      forgetCall: ({ context }) => {
-        context.call = undefined;
-      },
+      forgetCall: assign({ call: undefined }),
       /** The called workflow stopped the run: this workflow stops with the same failure, through this step. */
-      failFromCall: ({ context }, params: { stepId: string }) => {
+      failFromCall: assign(({ context }, params: { stepId: string }) => {
         const failure = context.call?.result?.failure;
-        if (failure) context.failure = { ...failure, via: [params.stepId, ...(failure.via ?? [])] };
-      },
+        return failure ? { failure: { ...failure, via: [params.stepId, ...(failure.via ?? [])] } } : {};
+      }),
       /** The workflow ends by a goto to another workflow (v2): the run starts that one next. */
-      transferTo: ({ context }, params: { to: string; stepId: string }) => {
-        context.transfer = { to: params.to, stepId: params.stepId };
-      },
+      transferTo: assign((_, params: { to: string; stepId: string }) => ({ transfer: { to: params.to, stepId: params.stepId } })),
       /**
        * Stores the step's outcome (from the `runStep.done` event) in `last`, appends the step to
        * the run record and makes its outputs (and, when read later, its request and response)
        * visible to later steps as `steps.<stepId>`.
        */
-      recordStep: ({ context, event }, params: { stepId: string; failedVia?: StepRecord['failedVia']; call?: true }) => {
+      recordStep: assign(({ context, event }, params: { stepId: string; failedVia?: StepRecord['failedVia']; call?: true }) => {
         const last = outcomeOf(event) ?? context.last;
-        context.last = last;
         const ok = last?.ok === true || last?.dryRun === true;
         const record: StepRecord = {
           stepId: params.stepId,
@@ -193,32 +183,28 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
           record.steps = context.call.records;
           if (context.call.transfers.length > 0) record.transfers = context.call.transfers;
         }
+        // The append-only logs gain their new entry (see above).
         context.records.push(record);
         // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
         const data = last?.keepData === false ? undefined : (last?.data as object | undefined);
         // Object.assign, not a spread: on Node 20's V8 the spread made a new hidden class per step.
         context.steps[params.stepId] = data === undefined ? { outputs: record.outputs } : Object.assign({}, data, { outputs: record.outputs });
-      },
-      scheduleRetry: ({ context }, params: { retryAfterSeconds: number }) => {
-        context.retries += 1;
-        context.retryDelayMs = retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000;
-      },
-      fail: ({ context }, params: FailParams) => {
-        context.failure = failureOf(params, context.last);
-      },
+        return { last, records: context.records, steps: context.steps };
+      }),
+      scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({
+        retries: context.retries + 1,
+        retryDelayMs: retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000,
+      })),
+      fail: assign(({ context }, params: FailParams) => ({ failure: failureOf(params, context.last) })),
       /** A run event found the step budget spent (the root's `runStep.budgetSpent` transition): nothing ran. */
-      failBudget: ({ context, event }) => {
-        context.failure = { code: 'STEP_BUDGET_EXHAUSTED', stepId: (event as BudgetSpentEvent).stepId };
-      },
-      failOnCriteria: ({ context }, params: { stepId: string; criteriaId: number; action: string }) => {
+      failBudget: assign(({ event }) => ({ failure: { code: 'STEP_BUDGET_EXHAUSTED', stepId: (event as BudgetSpentEvent).stepId } })),
+      failOnCriteria: assign(({ context }, params: { stepId: string; criteriaId: number; action: string }) => {
         const failure: RunFailure = { code: 'STEP_FAILED', stepId: params.stepId, action: params.action };
         const reason = judge.criteriaError(params.criteriaId, context);
         if (reason !== undefined) failure.reason = reason;
-        context.failure = failure;
-      },
-      computeOutputs: ({ context }) => {
-        context.outputs = judge.workflowOutputs(context);
-      },
+        return { failure };
+      }),
+      computeOutputs: assign(({ context }) => ({ outputs: judge.workflowOutputs(context) })),
     },
     delays: {
       retryDelay: ({ context }) => context.retryDelayMs,

@@ -76,7 +76,7 @@ export class ReplayCommand extends ToolCommand {
       timeoutMs: 30_000,
       reports: reportTargets({ report: this.report, junit: this.junit }, this.context.cwd, from),
     };
-    const { loadReplayPipeline } = await import('../run/report/replay-pipeline.js');
+    const { loadReplayPipeline } = await import('../observe/report/replay-pipeline.js');
     const sender = await loadReplayPipeline(from, this.context.cwd, shared.secretInputs);
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context, { sender })).kind);

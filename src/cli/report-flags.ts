@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { CommandUsageError } from '../errors/tool-error.js';
-import type { ReportTargets } from '../run/report/run-reports.js';
+import type { ReportTargets } from '../observe/report/run-reports.js';
 
 /** The descriptions of the report flags, the same on `arazzo run` and `arazzo replay`. */
 export const REPORT_FLAG_DESCRIPTIONS = {

@@ -9,9 +9,9 @@ import { UnresolvedExpressionError } from '../expressions/errors.js';
 import { renderTemplate } from '../expressions/render-template.js';
 import type { StepProgram } from './compile-steps.js';
 import { evaluateCriteria } from './evaluate-criteria.js';
-import { failureMessage } from './failure-message.js';
+import { failureMessage } from '../observe/failure-message.js';
 import { evaluateOutputs } from './output-values.js';
-import type { Reporter } from './reporter.js';
+import type { StepReporter } from '../observe/reporter.js';
 import { workflowsIn } from './workflows-view.js';
 
 /** `callLogin/doLogin`: a step's name in progress lines, with the nested steps that led to it. */
@@ -25,7 +25,7 @@ export function shownStepId(input: Pick<RunStepInput, 'via'>, stepId: string): s
  * JSON types. A parameter that resolves to nothing fails the step before the call (in a dry run, it
  * is kept as written).
  */
-export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: Reporter): StepOutcome {
+export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: StepReporter): StepOutcome {
   // A dry run judges nothing, so a workflow that calls itself would go down to the depth limit:
   // it shows each cycle of calls once (the workflow runs again once) and does not go round again.
   if (dryRun && program.callKey !== undefined && input.stack.filter((key) => key === program.callKey).length >= 2) {
@@ -62,7 +62,7 @@ export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: b
  * Judges a finished call: the step succeeds when the called workflow succeeded and the step's own
  * success criteria hold; its outputs are evaluated with `$outputs.<name>` the workflow's outputs.
  */
-export function judgeCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: Reporter): StepOutcome {
+export function judgeCall(program: StepProgram, input: RunStepInput, dryRun: boolean, reporter: StepReporter): StepOutcome {
   const result = input.result;
   const shown = shownStepId(input, program.stepId);
   if (result === undefined) throw new Error(`step ${program.stepId}: no result of its nested call to judge`);

@@ -15,17 +15,17 @@ import { applyReplacements, ReplacementError, replacesXml } from './apply-replac
 import type { StepProgram } from './compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
 import { explainCriteria } from './explain-criteria.js';
-import type { StepExchange } from './explain-lines.js';
+import type { StepExchange } from '../observe/explain-lines.js';
 import { judgeCall, prepareCall, shownStepId } from './execute-call.js';
 import { evaluateOutputs } from './output-values.js';
-import type { Reporter } from './reporter.js';
+import type { StepReporter } from '../observe/reporter.js';
 import { workflowsIn } from './workflows-view.js';
 
 export interface StepExecutorDeps {
   programs: StepProgram[];
   pipeline: Pipeline;
   dryRun: boolean;
-  reporter: Reporter;
+  reporter: StepReporter;
   /** --verbose: hand every step's exchange to the reporter, not only failed ones. */
   verbose?: boolean;
   /** --report, --har, --junit: receives every sent request's exchange, with its criteria explained on demand (src/run/report/). */
@@ -136,7 +136,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
   };
 }
 
-function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: Reporter, xpath?: XPathLibrary): { request: HttpRequest; requestData: RequestData } {
+function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: StepReporter, xpath?: XPathLibrary): { request: HttpRequest; requestData: RequestData } {
   const mode = dryRun ? KEEP_UNRESOLVED : THROW_UNRESOLVED;
   const parameters: Array<{ name: string; in?: string; value: unknown }> = [];
   for (const p of program.parameters) {

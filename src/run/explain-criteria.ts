@@ -6,26 +6,16 @@ import type { CompareOp, Condition } from '../expressions/condition-ast.js';
 import type { ExpressionContext } from '../expressions/context.js';
 import { evaluateCondition, operandValue } from '../expressions/evaluate-condition.js';
 import type { CriteriaSet, Criterion } from './evaluate-criteria.js';
+import type { Comparison as BaseComparison, CriterionExplanation as BaseExplanation } from '../observe/explain-lines.js';
 
-/** One comparison of a simple condition (or a lone operand such as `$response.body.ok`) with what its operands resolved to. */
-export interface Comparison {
-  source: string;
-  left: unknown;
+/** One comparison of a simple condition (or a lone operand such as `$response.body.ok`) with what its operands resolved to; the wording's own type is src/observe/explain-lines.ts's. */
+export interface Comparison extends BaseComparison {
   op?: CompareOp;
-  right?: unknown;
-  /** undefined when it could not be evaluated (`error` says why). */
-  holds: boolean | undefined;
-  error?: string;
 }
 
-/** The verdict on one criterion, and for a simple one each comparison of its top-level `&&`/`||` chain. */
-export interface CriterionExplanation {
-  source: string;
+/** The verdict on one criterion, with its comparisons (explain-lines.ts words it). */
+export interface CriterionExplanation extends BaseExplanation {
   kind: Criterion['kind'];
-  /** undefined: not evaluated (a typed criterion after the first miss), or it could not be (`error`). */
-  holds: boolean | undefined;
-  error?: string;
-  /** Empty for the typed kinds (regex, jsonpath, xpath): only their verdict is shown. */
   comparisons: Comparison[];
 }
 

@@ -1,6 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
-import type { InspectionEvent } from 'xstate';
 import { compileWorkflow, DEFAULT_MAX_DEPTH } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { loadDocument } from '../arazzo/load-document.js';
@@ -25,14 +24,16 @@ import type { StepProgram } from './compile-steps.js';
 import { createStepExecutor, type StepExecutor } from './execute-step.js';
 import { compileRunMachines, runWorkflows, type RunWorkflowsOptions, type WorkflowsRun } from './run-workflows.js';
 import { createActionJudge } from './judge.js';
-import { createActionNarrator } from './narrate-actions.js';
+import { createActionNarrator } from '../observe/narrate-actions.js';
+import { executorEvents, inspectionDecoder } from '../observe/decode-run.js';
+import { createRunEvents } from '../observe/run-events.js';
 import { prepareWorkflow } from './prepare-workflow.js';
-import { createReporter, type Reporter } from './reporter.js';
+import { createReporter, narrateOnStderr, type Reporter } from '../observe/reporter.js';
 import { formatRecord, type RunRecord } from './run-record.js';
-import { createTracer, openTraceFile, type Tracer } from './trace.js';
-import type { LiveInspector } from './inspect.js';
-import { holdsLiveView } from './live-view-hold.js';
-import type { ReportTargets, RunReports } from './report/run-reports.js';
+import { createTracer, openTraceFile, type Tracer } from '../observe/trace.js';
+import type { LiveInspector } from '../observe/inspect.js';
+import { holdsLiveView } from '../observe/live-view-hold.js';
+import type { ReportTargets, RunReports } from '../observe/report/run-reports.js';
 import type { RunnerVersion } from '../arazzo/runner-version.js';
 import { criteriaOptionsFor } from './criteria-options.js';
 
@@ -111,26 +112,31 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   let reports: RunReports | undefined;
   try {
     // Report files are opened before anything is sent: an unwritable path is a usage error.
-    if (opts.reports) reports = await (await import('./report/run-reports.js')).openRunReports(opts, io.cwd);
+    if (opts.reports) reports = await (await import('../observe/report/run-reports.js')).openRunReports(opts, io.cwd);
     const compiled = await compileRun(opts, io, deps, pipeline, reporter, style);
     if ('kind' in compiled) return compiled;
     const { plan } = compiled;
 
     if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [], workflows: compiled.run?.workflows });
     if (opts.inspect) {
-      live = await (await import('./inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId, secrets: opts.secretInputs ?? [] });
+      live = await (await import('../observe/inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId, secrets: opts.secretInputs ?? [] });
       // The chart `arazzo graph` draws of the selected workflow (drawing needs no executor).
       const workflows = compiled.run && { entry: compiled.run.entry, configs: (await import('./drawing-configs.js')).drawingConfigs(new Map([...compiled.run.workflows].map(([key, w]) => [key, w.plan]))) };
       live.showChart(compileWorkflow(plan, compiled.judge).config, workflows);
       live.announce(io.stderr);
     }
+    // One stream of events for the run: the decoder (decode-run.ts) turns the machine's inspection
+    // and the executor's callbacks into it; stderr, the trace, the live view and the reports listen.
+    const events = createRunEvents();
+    narrateOnStderr(events, reporter);
     // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
-    const narrate = opts.quiet ? undefined : createActionNarrator(plan, compiled.programs, reporter, compiled.run?.workflows);
-    const observers = [tracer?.inspect, live?.inspect, narrate, reports?.inspect(plan, compiled.programs, compiled.run?.workflows)].filter((f) => f !== undefined);
-    const inspect = observers.length > 0 ? (event: InspectionEvent) => observers.forEach((observe) => observe(event)) : undefined;
-    const tracedReporter = tracer ? tracer.reporter(reporter) : reporter;
-    const stepReporter = live ? live.reporter(tracedReporter) : tracedReporter;
-    const executorFor = (programs: StepProgram[]) => createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: reports ? reports.reporter(stepReporter) : stepReporter, onExchange: reports?.exchange });
+    if (!opts.quiet) events.on('action.fired', createActionNarrator(plan, compiled.programs, reporter, compiled.run?.workflows));
+    tracer?.subscribe(events);
+    live?.subscribe(events);
+    reports?.subscribe(events, plan, compiled.programs, compiled.run?.workflows);
+    const inspect = inspectionDecoder(events);
+    const { reporter: stepReporter, onExchange } = executorEvents(events);
+    const executorFor = (programs: StepProgram[]) => createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}) });
     const ran = compiled.run
       ? await runV2(compiled.run, executorFor, { inputs: compiled.inputs, maxSteps: opts.maxSteps, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH, signal: io.signal, inspect })
       : asWorkflowsRun(await runMachine(compileWorkflow(plan, compiled.judge, executorFor(compiled.programs)), { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { get } from 'node:http';
-import { holdsLiveView } from '../../src/run/live-view-hold.js';
+import { holdsLiveView } from '../../src/observe/live-view-hold.js';
 import { liveUrl, startLiveRun, type Terminals, useLiveViewWorkspace, waitForStderr, whileHeld } from './live-view-harness.js';
 
 const ws = useLiveViewWorkspace('tool-inspect-hold-', 'inspect-live.arazzo.yaml', {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from '@jest/globals';
 import { get } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run-cli.js';
-import type { LiveFact } from '../../src/run/live-feed.js';
+import type { LiveFact } from '../../src/observe/live-feed.js';
 import { startScriptedServer, type Routes, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
 import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
 import { Collector } from './run-tool.js';

@@ -2,7 +2,7 @@ import { createActor, SimulatedClock } from 'xstate';
 import { compileWorkflow, type StepRunner, type WorkflowMachine } from '../../machines/compile-workflow.js';
 import { stepRunnerActor } from '../../machines/step-runner.js';
 import type { ActionPlan, Judge, RunFailure, StepPlan, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
-import { failureMessage } from '../../src/run/failure-message.js';
+import { failureMessage } from '../../src/observe/failure-message.js';
 
 /** A step's scripted responses: the status of each successive run (the last one repeats). */
 export type Script = Record<string, number[]>;

@@ -64,6 +64,7 @@ const LAYERS = [
   ['bin.ts', 'bundle'],
   ['cli'],
   ['run', 'request', 'demo'],
+  ['observe'],
   ['auth', 'cache'],
   ['config', 'openapi'],
   ['arazzo'],

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { runInNewContext } from 'node:vm';
 import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
-import { startInspector } from '../../../src/run/inspect.js';
+import { startInspector } from '../../../src/observe/inspect.js';
 import { action, judgeOf, step } from '../../machines/harness.js';
 
 interface Reply {

@@ -5,9 +5,9 @@ import { request } from 'node:http';
 import { createActor } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
 import type { StepOutcome } from '../../../machines/types.js';
-import { LIVE_VIEW_SCRIPT, LIVE_VIEW_STYLE } from '../../../src/run/inspect-page.js';
-import { startInspector, type LiveInspector } from '../../../src/run/inspect.js';
-import { inlineSvg } from '../../../src/run/live-chart.js';
+import { LIVE_VIEW_SCRIPT, LIVE_VIEW_STYLE } from '../../../src/observe/inspect-page.js';
+import { startInspector, type LiveInspector } from '../../../src/observe/inspect.js';
+import { inlineSvg } from '../../../src/observe/live-chart.js';
 import { judgeOf, step } from '../../machines/harness.js';
 
 const SECRET = 'in-s3cret';

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { ToolError } from '../../../src/errors/tool-error.js';
 import { TransportError } from '../../../src/http/transport-error.js';
 import type { HttpRequest } from '../../../src/http/types.js';
-import { mergeRecords, type StepRun } from '../../../src/run/report/capture-runs.js';
-import { buildJunit } from '../../../src/run/report/junit-xml.js';
-import { openOutputFile } from '../../../src/run/report/output-file.js';
-import { parseHar, replayPipeline, type RecordedExchange } from '../../../src/run/report/replay-pipeline.js';
-import type { RunSummary } from '../../../src/run/report/run-report.js';
+import { mergeRecords, type StepRun } from '../../../src/observe/report/capture-runs.js';
+import { buildJunit } from '../../../src/observe/report/junit-xml.js';
+import { openOutputFile } from '../../../src/observe/report/output-file.js';
+import { parseHar, replayPipeline, type RecordedExchange } from '../../../src/observe/report/replay-pipeline.js';
+import type { RunSummary } from '../../../src/observe/report/run-report.js';
 
 const summary = (over: Partial<RunSummary> = {}): RunSummary => ({
   command: 'run',

@@ -1,5 +1,5 @@
 /**
- * The report modules (src/run/report/) load only when --report, --har, --junit or `arazzo
+ * The report modules (src/observe/report/) load only when --report, --har, --junit or `arazzo
  * replay` asks for them: every import of them from outside their folder is import() or
  * type-only, so a run without those flags (the bench's) loads none of their code.
  */
@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const FOLDER = 'src/run/report/';
+const FOLDER = 'src/observe/report/';
 
 function tsFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -32,7 +32,7 @@ describe('lazy loading of the report modules', () => {
 
   it('reads the sources (the rule would pass vacuously otherwise)', () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(readFileSync(join(ROOT, 'src/run/run-workflow.ts'), 'utf8')).toContain("import('./report/run-reports.js')");
+    expect(readFileSync(join(ROOT, 'src/run/run-workflow.ts'), 'utf8')).toContain("import('../observe/report/run-reports.js')");
   });
 
   it('is imported from outside its folder only with import() or import type', () => {

@@ -8,8 +8,8 @@ import { createActor, type InspectionEvent } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 import type { ToolError } from '../../../src/errors/tool-error.js';
-import { liveViewHtml, STATELY_BRIDGE_HTML } from '../../../src/run/inspect-page.js';
-import { sanitizeInspectionEvent, startInspector } from '../../../src/run/inspect.js';
+import { liveViewHtml, STATELY_BRIDGE_HTML } from '../../../src/observe/inspect-page.js';
+import { sanitizeInspectionEvent, startInspector } from '../../../src/observe/inspect.js';
 import { Collector } from '../../cli/run-tool.js';
 import { judgeOf, step } from '../../machines/harness.js';
 

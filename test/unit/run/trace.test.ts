@@ -9,8 +9,8 @@ import type { WorkflowContext, WorkflowPlan } from '../../../machines/types.js';
 import { exitCodeFor } from '../../../src/cli/exit-codes.js';
 import type { ToolError } from '../../../src/errors/tool-error.js';
 import type { HttpRequest, HttpResponse } from '../../../src/http/types.js';
-import type { Reporter } from '../../../src/run/reporter.js';
-import { createTracer, openTraceFile, TraceWriteError, type TraceLine } from '../../../src/run/trace.js';
+import type { Reporter } from '../../../src/observe/reporter.js';
+import { createTracer, openTraceFile, TraceWriteError, type TraceLine } from '../../../src/observe/trace.js';
 import { Collector } from '../../cli/run-tool.js';
 import { action, judgeOf, step } from '../../machines/harness.js';
 

@@ -7,6 +7,7 @@ import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js
 import { printableLine, printableText } from '../http/printable.js';
 import { actionLine, exchangeLines, failureLines, transportRetryLine, type ActionNote, type StepExchange } from './explain-lines.js';
 import { failureMessage } from './failure-message.js';
+import type { RunEvents } from './run-events.js';
 
 /** Bytes of each body --verbose shows, unless --tool-body-limit says otherwise. */
 export const DEFAULT_BODY_LIMIT = 4096;
@@ -27,6 +28,21 @@ export interface Reporter {
   /** An Arazzo action fired: one line under the step's progress line. */
   action(stepId: string, note: ActionNote): void;
   workflowFailed(workflowId: string, failure: RunFailure): void;
+}
+
+/** What the step executor tells: everything but the end of the workflow, which the run words itself. */
+export type StepReporter = Omit<Reporter, 'workflowFailed'>;
+
+/** The stderr narration of the executor's events on `bus` (the action lines follow `action.fired`: narrate-actions.ts). */
+export function narrateOnStderr(bus: RunEvents, reporter: Reporter): void {
+  bus.on('warning', (event) => reporter.warn(event.message));
+  bus.on('info', (event) => reporter.info(event.message));
+  bus.on('request.dryRun', (event) => reporter.dryRun(event.stepId, event.request));
+  bus.on('step.response', (event) => reporter.stepDone(event.stepId, event.request, event.response, event.ok, event.reason));
+  bus.on('step.failedEarly', (event) => reporter.stepFailedEarly(event.stepId, event.reason));
+  bus.on('call.ended', (event) => reporter.callDone(event.stepId, event.workflowId, event.ok, event.reason));
+  bus.on('step.explained', (event) => reporter.exchange(event.stepId, event.exchange));
+  bus.on('request.retry', (event) => reporter.transportRetry(event.stepId, event.retry));
 }
 
 export interface ReporterOptions {

@@ -4,12 +4,10 @@
  * writes the files when it ends, whether it succeeded, failed or was interrupted. Loaded only
  * when one of the flags is given.
  */
-import type { InspectionEvent } from 'xstate';
-import type { RunFailure, WorkflowPlan } from '../../../machines/types.js';
-import type { StepProgram } from '../compile-steps.js';
-import type { StepExchange } from '../explain-lines.js';
-import { DEFAULT_BODY_LIMIT, type Reporter } from '../reporter.js';
-import type { RunRecord } from '../run-record.js';
+import type { RunFailure, StepRecord, WorkflowPlan } from '../../../machines/types.js';
+import type { NarratedProgram } from '../narrate-actions.js';
+import { DEFAULT_BODY_LIMIT } from '../reporter.js';
+import type { RunEvents } from '../run-events.js';
 import { createRunCapture, type NarratedWorkflows } from './capture-runs.js';
 import { harEntry, harHead, harTail } from './har-entry.js';
 import { buildJunit } from './junit-xml.js';
@@ -37,18 +35,21 @@ export interface ReportRunOptions {
   bodyLimit?: number;
 }
 
+/** What the reports read of the run record printed on stdout (src/run/run-record.ts). */
+export interface ReportedRecord {
+  workflowId: string;
+  outputs: Record<string, unknown>;
+  steps: StepRecord[];
+}
+
 export interface RunReports {
-  /** Wraps the step reporter, to capture each step run. */
-  reporter(inner: Reporter): Reporter;
-  /** The step executor's `onExchange`. */
-  exchange(stepId: string, exchange: StepExchange): void;
-  /** An inspection observer capturing the actions that fire. */
-  inspect(plan: WorkflowPlan, programs: readonly StepProgram[], workflows?: NarratedWorkflows): (event: InspectionEvent) => void;
+  /** Captures the run from its events on `bus` (`plan`, `programs`: the selected workflow's; `workflows`: every workflow of a v2 run). */
+  subscribe(bus: RunEvents, plan: WorkflowPlan, programs: readonly NarratedProgram[], workflows?: NarratedWorkflows): void;
   /**
    * Writes every file, given the run's record (as printed on stdout) and how it ended. Rejects with
    * a REPORT_WRITE_FAILED ToolError when one could not be written (the others are).
    */
-  finish(record: RunRecord, failure: RunFailure | undefined, interrupted: boolean): Promise<void>;
+  finish(record: ReportedRecord, failure: RunFailure | undefined, interrupted: boolean): Promise<void>;
   /** Removes the files' temporary copies unless `finish()` wrote them (a run that never started writes nothing). */
   close(): Promise<void>;
 }
@@ -86,9 +87,7 @@ export async function openRunReports(opts: ReportRunOptions, cwd: string): Promi
   });
 
   return {
-    reporter: (inner) => capture.reporter(inner),
-    exchange: (stepId, exchange) => capture.exchange(stepId, exchange),
-    inspect: (plan, programs, workflows) => capture.inspect(plan, programs, workflows),
+    subscribe: (bus, plan, programs, workflows) => capture.subscribe(bus, plan, programs, workflows),
     async finish(record, failure, interrupted) {
       const steps = capture.runs(record.steps);
       const known = capture.known();

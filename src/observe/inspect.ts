@@ -1,7 +1,8 @@
 /**
  * `arazzo run --inspect`: live inspection served on loopback only, all under a random token in the
  * URL. A node:http server on 127.0.0.1 serves the offline live view (the steps chart, coloured from
- * the facts of live-feed.ts on the `/live` stream) and relays XState's inspection events, formatted
+ * the facts of live-feed.ts on the `/live` stream) and relays XState's inspection events (the
+ * stream's `machine.inspected` pass-through: the Stately protocol is XState's own), formatted
  * by @statelyai/inspect in the Stately protocol with secrets stripped and run records sent as
  * deltas, on `/events` to the optional Stately bridge page. Nothing leaves the machine unless the
  * user opens the bridge page.
@@ -18,9 +19,11 @@ import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
 import { LIVE_VIEW_CSP, liveViewHtml, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
 import { renderLiveChart, renderLiveWorkflowsChart } from './live-chart.js';
-import { createLiveFeed, type LiveFeed } from './live-feed.js';
+import { createLiveFeed, type LiveFact, type LiveFeed, type LiveFeedEvent } from './live-feed.js';
 import { createLiveSecrets } from './live-secrets.js';
+import { ownEvents } from './decode-run.js';
 import type { Reporter } from './reporter.js';
+import type { RunEvents } from './run-events.js';
 
 /** Events kept for viewers that connect late (a run is usually over before a browser opens); actor events are always kept. */
 const MAX_KEPT_EVENTS = 10_000;
@@ -34,9 +37,11 @@ const TOKEN_BYTES = 16;
 export interface LiveInspector {
   /** `http://127.0.0.1:<port>/<token>/`, the live view; every page and the event stream are under the token. */
   url: string;
-  /** The observer to pass as `createActor(machine, { inspect })`. */
+  /** Follows the run's events on `bus`: the live view's facts, the Stately relay, and the credentials each request carried (masked in the reasons shown). */
+  subscribe(bus: RunEvents): void;
+  /** Without a run's bus (a lone machine, tests): the observer to pass as `createActor(machine, { inspect })`, decoded by decode-run.ts. */
   inspect(event: InspectionEvent): void;
-  /** Wraps the step reporter, so that reasons the live view shows mask the credentials each request carried. */
+  /** Without a run's bus: a reporter that forwards everything to `inner`, so that reasons the live view shows mask the credentials each request carried. */
   reporter(inner: Reporter): Reporter;
   /**
    * Draws the steps chart of the machine about to run (in the background) and starts following it;
@@ -154,21 +159,35 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     }
   }
 
+  const publish = (fact: LiveFact) => {
+    const data = JSON.stringify(fact);
+    facts.push(data);
+    if (facts.length > MAX_KEPT_FACTS) facts.shift();
+    for (const viewer of liveViewers) viewer.write(`event: fact\ndata: ${data}\n\n`);
+  };
+  const subscribe = (bus: RunEvents) => {
+    secrets.subscribe(bus);
+    // The feed is made by showChart, before the run; facts go out in the order of the events.
+    const toFeed = (event: LiveFeedEvent) => {
+      const fact = feed?.take(event);
+      if (fact) publish(fact);
+    };
+    bus.on('workflow.started', toFeed);
+    bus.on('state.changed', toFeed);
+    bus.on('workflow.finished', toFeed);
+    bus.on('machine.inspected', (event) => {
+      const shown = slim(event.event as InspectionEvent);
+      if (shown) inspector.inspect.next?.(shown);
+    });
+  };
+  const own = ownEvents(subscribe);
+
   let closed: Promise<void> | undefined;
   return {
     url: base,
-    inspect(event) {
-      const fact = feed?.observe(event);
-      if (fact) {
-        const data = JSON.stringify(fact);
-        facts.push(data);
-        if (facts.length > MAX_KEPT_FACTS) facts.shift();
-        for (const viewer of liveViewers) viewer.write(`event: fact\ndata: ${data}\n\n`);
-      }
-      const shown = slim(event);
-      if (shown) inspector.inspect.next?.(shown);
-    },
-    reporter: (inner) => secrets.reporter(inner),
+    subscribe,
+    inspect: own.inspect,
+    reporter: own.reporter,
     showChart(machineConfig, workflows) {
       const calls = workflows && callsOrTransfers(machineConfig) ? readWorkflows(workflows.entry, workflows.configs) : undefined;
       feed = createLiveFeed(readSteps(machineConfig), { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });

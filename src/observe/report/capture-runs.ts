@@ -1,24 +1,21 @@
 /**
  * What the report files know of a run: every step run with its request and response (redacted,
  * bodies cut at the body limit), its criteria and their operands, its transport retries and the
- * actions that fired. It listens where the stderr explanation does (the step reporter, the
- * executor's exchanges, the action narrator), and keeps only redacted copies, made at once.
+ * actions that fired. It follows the run's events (run-events.ts) as the stderr narration does,
+ * and keeps only redacted copies, made at once.
  */
 import { STATUS_CODES } from 'node:http';
-import type { InspectionEvent } from 'xstate';
 import type { StepRecord, WorkflowPlan } from '../../../machines/types.js';
 import { styleFor } from '../../output/style.js';
 import { printableLine } from '../../http/printable.js';
 import { credentialParts, isSecretName, MASK, redactRequest, redactText, redactUrl, secretNames, secretValuesOf, type KnownSecrets } from '../../http/redact.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../../http/types.js';
-import type { StepProgram } from '../compile-steps.js';
-import type { CriterionExplanation } from '../explain-criteria.js';
+import type { CriterionExplanation } from '../explain-lines.js';
 import { actionLine, failureLines, type ActionNote, type StepExchange } from '../explain-lines.js';
-import { createActionNarrator } from '../narrate-actions.js';
-import type { Reporter } from '../reporter.js';
+import { createActionNarrator, type NarratedProgram, type NarratedWorkflows } from '../narrate-actions.js';
+import type { RunEvents } from '../run-events.js';
 
-/** The workflows of a v2 run by key, as createActionNarrator takes them. */
-export type NarratedWorkflows = Parameters<typeof createActionNarrator>[3];
+export type { NarratedWorkflows };
 import { bodyExcerpt, maskJson, operandText, type BodyExcerpt } from './mask-values.js';
 
 const PLAIN = styleFor(false);
@@ -121,12 +118,11 @@ export interface CaptureOptions {
 }
 
 export interface RunCapture {
-  /** A reporter that forwards everything to `inner` and captures each step run. */
-  reporter(inner: Reporter): Reporter;
-  /** The executor's `onExchange`: every step's exchange, with its criteria. */
-  exchange(stepId: string, exchange: StepExchange): void;
-  /** An inspection observer capturing the actions that fire (`workflows`: every workflow of a v2 run, as the narrator takes them). */
-  inspect(plan: WorkflowPlan, programs: readonly StepProgram[], workflows?: NarratedWorkflows): (event: InspectionEvent) => void;
+  /**
+   * Captures each step run, its exchange and criteria, and the actions that fire, from the run's
+   * events on `bus` (`workflows`: every workflow of a v2 run, as the narrator takes them).
+   */
+  subscribe(bus: RunEvents, plan: WorkflowPlan, programs: readonly NarratedProgram[], workflows?: NarratedWorkflows): void;
   /** The step runs, with the outputs and `failedVia` of the run record's `steps` (`records`) merged in. */
   runs(records: readonly StepRecord[]): StepRun[];
   /** The secrets known so far (the inputs', and the credentials of every request). */
@@ -197,64 +193,49 @@ export function createRunCapture(options: CaptureOptions): RunCapture {
     return view;
   };
 
+  const exchange = (stepId: string, exchange: StepExchange) => {
+    const run = open.get(stepId);
+    open.delete(stepId);
+    if (run === undefined) return;
+    const known = knownFor(exchange.request);
+    const criteria = exchange.criteria?.() ?? [];
+    run.criteria = criteria.map((criterion) => criterionView(criterion, known));
+    if (!exchange.ok) run.explanation = failureLines({ ...exchange, criteria: () => criteria }, values, PLAIN);
+  };
+  const action = (stepId: string, note: ActionNote) => {
+    const run = runs.findLast((one) => one.stepId === stepId);
+    if (run === undefined) return;
+    const known = { values };
+    const view: ActionView = { name: printableLine(note.action), type: note.type, criteria: note.criteria.map((source) => printableLine(source, known)), line: actionLine(note, values, PLAIN).trim() };
+    if (note.target !== undefined) view.target = note.target;
+    if (note.retry !== undefined) view.retry = note.retry;
+    if (note.limit !== undefined) view.limit = note.limit;
+    if (note.delayMs !== undefined) view.delayMs = note.delayMs;
+    if (note.limitReached) view.limitReached = true;
+    run.actions.push(view);
+  };
+
   return {
-    reporter(inner) {
-      return {
-        ...inner,
-        dryRun(stepId, request) {
-          remember(request);
-          add(stepId, { ok: false, status: 0, dryRun: true, request: requestView(request, undefined) });
-          inner.dryRun(stepId, request);
-        },
-        stepDone(stepId, request, response, ok, reason) {
-          remember(request, response?.requestHeaders);
-          const run = add(stepId, { ok, status: response?.status ?? 0, dryRun: false, ...(response ? { durationMs: response.durationMs } : {}) });
-          if (!ok && reason !== undefined) run.reason = printableLine(reason, knownFor(request));
-          run.request = requestView(request, response?.requestHeaders);
-          if (response) run.response = responseView(request, response);
-          open.set(stepId, run);
-          options.onExchange?.({ run, request, response, error: response ? undefined : run.reason, known: knownFor(request) });
-          inner.stepDone(stepId, request, response, ok, reason);
-        },
-        stepFailedEarly(stepId, reason) {
-          add(stepId, { ok: false, status: 0, dryRun: false, reason: printableLine(reason, { values }) });
-          inner.stepFailedEarly(stepId, reason);
-        },
-        // A nested workflow step (v2) is a step run of its own, after the runs of the steps it called.
-        callDone(stepId, workflowId, ok, reason) {
-          add(stepId, reason === undefined ? { ok, status: 0, dryRun: false } : { ok, status: 0, dryRun: false, reason: printableLine(reason, { values }) });
-          inner.callDone(stepId, workflowId, ok, reason);
-        },
-        transportRetry(stepId, retry) {
-          retries.set(stepId, [...(retries.get(stepId) ?? []), { ...retry }]);
-          inner.transportRetry(stepId, retry);
-        },
-      };
-    },
-    exchange(stepId, exchange) {
-      const run = open.get(stepId);
-      open.delete(stepId);
-      if (run === undefined) return;
-      const known = knownFor(exchange.request);
-      const criteria = exchange.criteria?.() ?? [];
-      run.criteria = criteria.map((criterion) => criterionView(criterion, known));
-      if (!exchange.ok) run.explanation = failureLines({ ...exchange, criteria: () => criteria }, values, PLAIN);
-    },
-    inspect(plan, programs, workflows) {
-      return createActionNarrator(plan, programs, {
-        action(stepId, note) {
-          const run = runs.findLast((one) => one.stepId === stepId);
-          if (run === undefined) return;
-          const known = { values };
-          const view: ActionView = { name: printableLine(note.action), type: note.type, criteria: note.criteria.map((source) => printableLine(source, known)), line: actionLine(note, values, PLAIN).trim() };
-          if (note.target !== undefined) view.target = note.target;
-          if (note.retry !== undefined) view.retry = note.retry;
-          if (note.limit !== undefined) view.limit = note.limit;
-          if (note.delayMs !== undefined) view.delayMs = note.delayMs;
-          if (note.limitReached) view.limitReached = true;
-          run.actions.push(view);
-        },
-      }, workflows);
+    subscribe(bus, plan, programs, workflows) {
+      bus.on('request.dryRun', ({ stepId, request }) => {
+        remember(request);
+        add(stepId, { ok: false, status: 0, dryRun: true, request: requestView(request, undefined) });
+      });
+      bus.on('step.response', ({ stepId, request, response, ok, reason }) => {
+        remember(request, response?.requestHeaders);
+        const run = add(stepId, { ok, status: response?.status ?? 0, dryRun: false, ...(response ? { durationMs: response.durationMs } : {}) });
+        if (!ok && reason !== undefined) run.reason = printableLine(reason, knownFor(request));
+        run.request = requestView(request, response?.requestHeaders);
+        if (response) run.response = responseView(request, response);
+        open.set(stepId, run);
+        options.onExchange?.({ run, request, response, error: response ? undefined : run.reason, known: knownFor(request) });
+      });
+      bus.on('step.failedEarly', ({ stepId, reason }) => add(stepId, { ok: false, status: 0, dryRun: false, reason: printableLine(reason, { values }) }));
+      // A nested workflow step (v2) is a step run of its own, after the runs of the steps it called.
+      bus.on('call.ended', ({ stepId, ok, reason }) => add(stepId, reason === undefined ? { ok, status: 0, dryRun: false } : { ok, status: 0, dryRun: false, reason: printableLine(reason, { values }) }));
+      bus.on('request.retry', ({ stepId, retry }) => retries.set(stepId, [...(retries.get(stepId) ?? []), { ...retry }]));
+      bus.on('criteria.judged', ({ stepId, exchange: judged }) => exchange(stepId, judged));
+      bus.on('action.fired', createActionNarrator(plan, programs, { action }, workflows));
     },
     runs(records) {
       return mergeRecords(runs, records, { values });

@@ -1,7 +1,7 @@
 /**
  * The `--trace` writer: one JSON line per state change, Arazzo action and step request of a run
- * (schema `v: 1`, documented in docs/state-machine.md). It reads XState's inspection events and
- * the step reporter; it never sees headers or bodies, and URLs are redacted.
+ * (schema `v: 1`, documented in docs/state-machine.md). It reads the run's events (run-events.ts);
+ * it never sees headers or bodies, and URLs are redacted.
  */
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -9,12 +9,13 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { InspectionEvent } from 'xstate';
 import { stepKey, SUB_STATE } from '../../machines/state-keys.js';
-import type { ActionMeta, ActionOutcome, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
+import type { ActionOutcome, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { FileError, ToolError } from '../errors/tool-error.js';
 import { redactRequest, redactText, secretValuesOf } from '../http/redact.js';
 import { failureMessage } from './failure-message.js';
+import { ownEvents } from './decode-run.js';
 import type { Reporter } from './reporter.js';
-import { statePath } from './state-path.js';
+import type { ActionFired, RunEvents, StateChanged, WorkflowStarted } from './run-events.js';
 
 const FLUSH_AT = 64 * 1024;
 
@@ -55,9 +56,11 @@ export async function openTraceFile(path: string, cwd: string): Promise<Writable
 }
 
 export interface Tracer {
-  /** The observer to pass as `createActor(machine, { inspect })`. */
+  /** Writes the lines of the run's events on `bus` (state changes, actions, step requests). */
+  subscribe(bus: RunEvents): void;
+  /** Without a run's bus (a lone machine, tests): the observer to pass as `createActor(machine, { inspect })`, decoded by decode-run.ts. */
   inspect(event: InspectionEvent): void;
-  /** A reporter that forwards everything to `inner` and traces each step's request and response. */
+  /** Without a run's bus: a reporter that forwards everything to `inner` and traces each step's request and response. */
   reporter(inner: Reporter): Reporter;
   /** Writes the `end` line from the final context and flushes the stream; later calls do nothing. Rejects with TraceWriteError if a write failed. */
   finish(context: WorkflowContext | undefined, interrupted: boolean): Promise<void>;
@@ -120,36 +123,25 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
   };
 
   // The state each machine is in: a transition of the machine itself (the step budget spent) leaves it.
-  const lastState = new WeakMap<object, string>();
-  const onMicrostep = (event: InspectionEvent & { type: '@xstate.microstep' }) => {
-    const snapshot = event.snapshot as unknown as { value: unknown; context: WorkflowContext };
-    const context = snapshot.context;
+  const lastState = new Map<number, string>();
+  const onAction = (event: ActionFired) => {
+    const owner = stepsOf(event.context).get(event.stateKey);
+    if (owner === undefined) return;
+    const stopped = STOPPED[event.meta.outcome];
+    const label = stopped ? `${event.label}${stopped.suffix}` : event.label;
+    const fields: Record<string, unknown> = { stepId: owner, action: event.meta.action, actionType: event.meta.actionType, label };
+    if (stopped) fields[stopped.flag] = true;
     // An action line's runs are those before its transition: a goto's transition also enters the
     // target step, which starts (and counts) its next run.
-    const before = counters.runs;
-    counters = { retries: context.retries, runs: context.runs };
-    const transitions = event._transitions ?? [];
-    const source = transitions[0]?.source.path ?? [];
-    const steps = stepsOf(context);
-    const actor: Record<string, unknown> = v2 ? { actor: context.actor } : {};
-    for (const transition of transitions) {
-      // Only the transitions of Arazzo actions carry meta (machines/chain-transitions.ts).
-      const meta = transition.meta as ActionMeta | undefined;
-      const owner = steps.get(transition.source.path[0] ?? '');
-      if (meta === undefined || owner === undefined) continue;
-      const stopped = STOPPED[meta.outcome];
-      const label = stopped ? `${transition.description ?? ''}${stopped.suffix}` : (transition.description ?? '');
-      const fields: Record<string, unknown> = { stepId: owner, action: meta.action, actionType: meta.actionType, label };
-      if (stopped) fields[stopped.flag] = true;
-      write('action', { ...actor, ...fields, retries: counters.retries, runs: before });
-    }
-    const actions = transitions.flatMap((t) => t.actions.map(actionType)).filter((name) => name !== '');
-    const from = source.length > 0 ? source.join('.') : (lastState.get(event.actorRef) ?? '');
-    lastState.set(event.actorRef, writeState(snapshot, from, event.event.type, actions));
+    write('action', { ...(v2 ? { actor: event.context.actor } : {}), ...fields, retries: event.context.retries, runs: counters.runs });
   };
-  const writeState = (snapshot: { value: unknown; context: WorkflowContext }, from: string, eventType: string, actions: string[]) => {
-    const context = snapshot.context;
-    const state = statePath(snapshot.value);
+  const onStateChanged = (event: StateChanged) => {
+    counters = { retries: event.context.retries, runs: event.context.runs };
+    const actions = event.transitions.flatMap((t) => t.actions);
+    const from = event.from !== '' ? event.from : (lastState.get(event.actor) ?? '');
+    lastState.set(event.actor, writeState(event.state, event.context, from, event.event, actions));
+  };
+  const writeState = (state: string, context: WorkflowContext, from: string, eventType: string, actions: readonly string[]) => {
     const fields: Record<string, unknown> = v2 ? { actor: context.actor, state, from, event: eventType } : { state, from, event: eventType };
     const stepId = stepsOf(context).get(state.split('.')[0] ?? '');
     if (stepId !== undefined) fields.stepId = stepId;
@@ -160,46 +152,39 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
     return state;
   };
   // The machine's first state is entered by no transition (XState sends no microstep for it): its
-  // line comes from the root actor's first snapshot, once the first step's run has been counted.
-  const onInit = (event: InspectionEvent & { type: '@xstate.snapshot' }) => {
+  // line comes from the machine's first snapshot, once the first step's run has been counted.
+  const onStarted = (event: WorkflowStarted) => {
     // v2: a nested workflow's machine starts the same way, as a child actor.
-    if (event.event.type !== 'xstate.init' || (!v2 && event.actorRef.sessionId !== event.rootId)) return;
-    const snapshot = event.snapshot as unknown as { value: unknown; context?: WorkflowContext };
-    if (snapshot.context === undefined || (v2 && snapshot.context.actor === undefined)) return;
-    counters = { retries: snapshot.context.retries, runs: snapshot.context.runs };
-    lastState.set(event.actorRef, writeState(snapshot as { value: unknown; context: WorkflowContext }, '', 'xstate.init', []));
+    if (!v2 && !event.top) return;
+    counters = { retries: event.context.retries, runs: event.context.runs };
+    lastState.set(event.actor, writeState(event.state, event.context, '', 'xstate.init', []));
   };
+  const subscribe = (bus: RunEvents) => {
+    bus.on('workflow.started', onStarted);
+    bus.on('action.fired', onAction);
+    bus.on('state.changed', onStateChanged);
+    bus.on('request.dryRun', ({ stepId, request }) => {
+      const shown = redactRequest(request, known);
+      write('step', { stepId, dryRun: true, method: shown.method, url: shown.url, ...counters });
+    });
+    bus.on('step.response', ({ stepId, request, response, ok, reason }) => {
+      if (request.auth !== undefined) for (const value of secretValuesOf(request)) known.add(value);
+      const shown = redactRequest(request, known);
+      const fields: Record<string, unknown> = { stepId, method: shown.method, url: shown.url, status: response?.status ?? 0, ok };
+      if (response) fields.durationMs = Math.round(response.durationMs * 1000) / 1000;
+      if (response && response.retries > 0) fields.transportRetries = response.retries;
+      if (!ok && reason !== undefined) fields.reason = masked(reason);
+      write('step', { ...fields, ...counters });
+    });
+    bus.on('step.failedEarly', ({ stepId, reason }) => write('step', { stepId, status: 0, ok: false, reason: masked(reason), ...counters }));
+  };
+  const own = ownEvents(subscribe);
 
   write('start', { workflowId: plan.workflowId, steps: plan.steps.length, maxSteps: options.maxSteps }, origin);
   return {
-    inspect(event) {
-      if (event.type === '@xstate.microstep') onMicrostep(event);
-      else if (event.type === '@xstate.snapshot') onInit(event);
-    },
-    reporter(inner) {
-      return {
-        ...inner,
-        dryRun(stepId, request) {
-          const shown = redactRequest(request, known);
-          write('step', { stepId, dryRun: true, method: shown.method, url: shown.url, ...counters });
-          inner.dryRun(stepId, request);
-        },
-        stepDone(stepId, request, response, ok, reason) {
-          if (request.auth !== undefined) for (const value of secretValuesOf(request)) known.add(value);
-          const shown = redactRequest(request, known);
-          const fields: Record<string, unknown> = { stepId, method: shown.method, url: shown.url, status: response?.status ?? 0, ok };
-          if (response) fields.durationMs = Math.round(response.durationMs * 1000) / 1000;
-          if (response && response.retries > 0) fields.transportRetries = response.retries;
-          if (!ok && reason !== undefined) fields.reason = masked(reason);
-          write('step', { ...fields, ...counters });
-          inner.stepDone(stepId, request, response, ok, reason);
-        },
-        stepFailedEarly(stepId, reason) {
-          write('step', { stepId, status: 0, ok: false, reason: masked(reason), ...counters });
-          inner.stepFailedEarly(stepId, reason);
-        },
-      };
-    },
+    subscribe,
+    inspect: own.inspect,
+    reporter: own.reporter,
     async finish(context, interrupted) {
       if (done) return;
       const status = interrupted ? 'interrupted' : context?.failure ? 'failed' : context ? 'succeeded' : 'error';
@@ -218,10 +203,4 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       if (failure !== undefined) throw new TraceWriteError(options.path ?? 'file', failure);
     },
   };
-}
-
-function actionType(action: unknown): string {
-  if (typeof action === 'string') return action;
-  const type = (action as { type?: unknown } | null)?.type;
-  return typeof type === 'string' ? type : '';
 }

@@ -1,18 +1,18 @@
 /**
  * The secrets the `--inspect` live view masks in the text it shows (step failure reasons, the
  * failure message): the values of secret inputs, and every credential a step's request carried,
- * learnt as the reporter is told of each request, as the stderr reporter and the trace learn them.
+ * learnt from the run's events as each request is sent, as the stderr reporter and the trace learn them.
  */
 import { credentialParts, isSecretName, secretValuesOf } from '../http/redact.js';
 import { printableLine } from '../http/printable.js';
 import type { HttpRequest } from '../http/types.js';
-import type { Reporter } from './reporter.js';
+import type { RunEvents } from './run-events.js';
 
 export interface LiveSecrets {
   /** One printable line with every known secret, and anything shaped like a credential, as `***`. */
   mask(text: string): string;
-  /** Wraps the step reporter so that the credentials of each request are known before its reason is shown. */
-  reporter(inner: Reporter): Reporter;
+  /** Learns the credentials of each request on `bus` before its reason is shown. */
+  subscribe(bus: RunEvents): void;
 }
 
 /** Starts with the values of the secret inputs (--input-env, secret-named inputs). */
@@ -26,16 +26,9 @@ export function createLiveSecrets(secrets: readonly string[]): LiveSecrets {
   };
   return {
     mask: (text) => printableLine(text, values),
-    reporter: (inner) => ({
-      ...inner,
-      dryRun(stepId, request) {
-        remember(request);
-        inner.dryRun(stepId, request);
-      },
-      stepDone(stepId, request, response, ok, reason) {
-        remember(request);
-        inner.stepDone(stepId, request, response, ok, reason);
-      },
-    }),
+    subscribe(bus) {
+      bus.on('request.dryRun', (event) => remember(event.request));
+      bus.on('step.response', (event) => remember(event.request));
+    },
   };
 }

@@ -8,7 +8,30 @@ import type { Style } from '../output/style.js';
 import { printableLine, printableText } from '../http/printable.js';
 import { isSecretName, MASK, redactRequest, redactText, secretNames, type KnownSecrets } from '../http/redact.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js';
-import type { Comparison, CriterionExplanation } from './explain-criteria.js';
+
+/** One comparison of a simple criterion, with its operands' values (explain-criteria.ts makes them). */
+export interface Comparison {
+  source: string;
+  left: unknown;
+  /** `==`, `<`, …: the condition language's comparison operators. */
+  op?: string;
+  right?: unknown;
+  /** undefined when it could not be evaluated (`error` says why). */
+  holds: boolean | undefined;
+  error?: string;
+}
+
+/** The verdict on one criterion, and for a simple one each comparison of its top-level `&&`/`||` chain. */
+export interface CriterionExplanation {
+  source: string;
+  /** The criterion's type: `simple`, `regex`, `jsonpath`, `xpath`. */
+  kind: string;
+  /** undefined: not evaluated (a typed criterion after the first miss), or it could not be (`error`). */
+  holds: boolean | undefined;
+  error?: string;
+  /** Empty for the typed kinds (regex, jsonpath, xpath): only their verdict is shown. */
+  comparisons: Comparison[];
+}
 
 /** Bytes of a failed step's response body shown without --verbose. */
 export const FAILURE_BODY_BYTES = 2048;

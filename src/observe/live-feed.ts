@@ -1,5 +1,5 @@
 /**
- * What the `--inspect` live view shows, worked out on the server from XState's inspection events:
+ * What the `--inspect` live view shows, worked out on the server from the run's events (run-events.ts):
  * one fact per transition of the workflow machine (one row of the page's log), with the step run
  * it judged (count, status, reason), the edge of the steps chart it took and the action that
  * fired on it, the retry wait, and how the run ended. The page only draws facts; the step data
@@ -10,8 +10,9 @@ import type { StepsChart, StepsEdge } from '../../machines/graph/read-steps.js';
 import { stepsEdgeId } from '../../machines/graph/steps-to-dot.js';
 import { RUN_BUDGET_SPENT } from '../../machines/step-runner.js';
 import type { ActionMeta, RunFailure, StepOutcome, WorkflowContext } from '../../machines/types.js';
+import { ownEvents } from './decode-run.js';
 import { failureMessage } from './failure-message.js';
-import { statePath } from './state-path.js';
+import type { RunEvents, StateChanged, TakenTransition, WorkflowFinished, WorkflowStarted } from './run-events.js';
 
 /** A step as the live view shows it: how often it ran, and how its latest run went. */
 export interface LiveStep {
@@ -73,8 +74,15 @@ export interface LiveFact {
   end?: { status: string; failure?: { code: string; stepId?: string; message: string } };
 }
 
+/** The run's events the live view follows. */
+export type LiveFeedEvent = WorkflowStarted | StateChanged | WorkflowFinished;
+
 export interface LiveFeed {
-  /** The fact an inspection event adds, or undefined for the events the live view does not show. */
+  /** The fact an event adds, or undefined for the events the live view does not show. */
+  take(event: LiveFeedEvent): LiveFact | undefined;
+  /** Hands every fact the run's events on `bus` add to `publish`. */
+  subscribe(bus: RunEvents, publish: (fact: LiveFact) => void): void;
+  /** Without a run's bus (a lone machine, tests): the fact an XState inspection event adds, decoded by decode-run.ts. */
   observe(event: InspectionEvent): LiveFact | undefined;
   /** The latest state of every step that ran and every edge taken, for a viewer that connects late. */
   summary(): { steps: LiveStep[]; edges: LiveEdge[] };
@@ -116,8 +124,6 @@ interface Track {
   path?: string;
 }
 
-type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown };
-
 /** Starts the live view's feed for one run of the workflow whose steps chart is `chart`. */
 export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {}): LiveFeed {
   const mask = options.mask ?? ((text: string) => text);
@@ -126,11 +132,11 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   const steps = new Map<string, LiveStep>();
   const edges = new Map<string, LiveEdge>();
   let n = 0;
-  // By the actor itself: each top-level actor of a run has its own system, whose session ids start again at x:0.
-  const tracks = new Map<object, Track>();
+  // By the actor's number: each top-level actor of a run has its own system, whose session ids start again at x:0.
+  const tracks = new Map<number, Track>();
   // The systems of the top-level machines followed: their child machines are followed too.
-  const systems = new Set<unknown>();
-  let followed: object | undefined;
+  const systems = new Set<number>();
+  let followed: number | undefined;
   /** The workflow a followed top-level machine transferred to: its top-level machine is followed next. */
   let transferTo: string | undefined;
   const trackOf = (workflow: string | undefined, top: boolean, actor?: string): Track => {
@@ -177,96 +183,103 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     return { ...edge };
   };
 
-  const onMicrostep = (track: Track, event: InspectionEvent & { type: '@xstate.microstep' }): LiveFact => {
+  const onStateChanged = (track: Track, event: StateChanged): LiveFact => {
     const { prefix, stepIds } = track;
-    const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context: WorkflowContext };
-    const transitions = (event._transitions ?? []) as unknown as Transition[];
-    const source = transitions[0]?.source.path ?? [];
+    const transitions = event.transitions;
     // A root-level transition (the step budget spent) leaves the state the machine was in.
-    const left = source.length === 0 ? (track.path ?? '') : source.join('.');
+    const left = event.from === '' ? (track.path ?? '') : event.from;
     const from = left === '' ? '' : prefix + left.split('.')[0];
-    track.path = statePath(snapshot.value);
+    track.path = event.state;
     const to = prefix + track.path;
-    const outcome = stepOutcomeOf(event.event);
-    const f = fact(track, left === '' ? '' : prefix + left, to, eventName(event.event.type), snapshot);
+    const outcome = event.outcome;
+    const f = fact(track, left === '' ? '' : prefix + left, to, eventName(event.event), event);
     // Not a run: a nested step's call made ready (v2; its run is judged when the call is done).
     const ran = outcome !== undefined && outcome.call === undefined;
     if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome);
     const taken = transitions.find((t) => actionMetaOf(t) !== undefined) ?? transitions[0];
-    const targetPath = taken?.target?.[0]?.path[0];
+    const targetPath = taken?.target?.[0];
     const target = targetPath === undefined ? from : prefix + targetPath;
     // A chart edge: an Arazzo action, or a judged run leaving its step (moves inside a step are the engine's).
-    const budgetSpent = event.event.type === RUN_BUDGET_SPENT;
+    const budgetSpent = event.event === RUN_BUDGET_SPENT;
     if (taken !== undefined && stepIds.has(from) && (actionMetaOf(taken) !== undefined || budgetSpent || (outcome !== undefined && target !== from))) {
       const failure = budgetSpent || (outcome !== undefined && !outcome.ok && !outcome.dryRun);
-      const label = budgetSpent ? 'step budget spent' : edgeLabel(taken, target, stepIds, snapshot.context.retries, outcome?.dryRun === true);
+      const label = budgetSpent ? 'step budget spent' : edgeLabel(taken, target, stepIds, event.context.retries, outcome?.dryRun === true);
       f.edge = takeEdge(track, from, target, failure, label, actionMetaOf(taken)?.action);
     }
     return f;
   };
 
   /** The first state of a machine: entered by no transition (XState sends no microstep for it). */
-  const onStart = (track: Track, snapshot: { status?: string; value: unknown; context: WorkflowContext }): LiveFact => {
+  const onStart = (track: Track, event: WorkflowStarted): LiveFact => {
     track.started = true;
-    track.path = statePath(snapshot.value);
+    track.path = event.state;
     const to = track.prefix + track.path;
-    const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', snapshot);
+    const f = fact(track, '', to, track.actor === undefined ? 'start' : 'invoked', event);
     // The chart's start edge has no label; neither has its fact.
     f.edge = takeEdge(track, `${track.prefix}start`, to.split('.')[0] ?? to, false, '');
     return f;
   };
 
   /** A machine the feed did not follow yet: the selected workflow's first, then its children and its transfer's target. */
-  const follow = (event: InspectionEvent): Track | undefined => {
-    if (event.type !== '@xstate.snapshot' && event.type !== '@xstate.microstep') return undefined;
-    const context = (event.snapshot as { context?: Partial<WorkflowContext> }).context;
-    if (context === undefined || typeof context.workflowId !== 'string') return undefined;
-    const top = event.actorRef.sessionId === event.rootId;
+  const follow = (event: LiveFeedEvent): Track | undefined => {
+    const context = event.context;
+    const top = event.top;
     let track: Track | undefined;
     if (followed === undefined) {
       if (!top || (options.workflowId !== undefined && context.workflowId !== options.workflowId)) return undefined;
-      followed = event.actorRef;
+      followed = event.actor;
       track = trackOf(undefined, true);
     } else if (top && transferTo !== undefined && context.key === transferTo) {
       track = trackOf(transferTo, true, context.actor);
       transferTo = undefined;
-    } else if (!top && systems.has(systemOf(event.actorRef)) && options.charts !== undefined) {
+    } else if (!top && systems.has(event.system) && options.charts !== undefined) {
       track = trackOf(context.key, false, context.actor);
     }
     if (track === undefined) return undefined;
-    tracks.set(event.actorRef, track);
-    systems.add(systemOf(event.actorRef));
+    tracks.set(event.actor, track);
+    systems.add(event.system);
     return track;
   };
 
+  const take = (event: LiveFeedEvent): LiveFact | undefined => {
+    const track = tracks.get(event.actor) ?? follow(event);
+    if (track === undefined || track.ended) return undefined;
+    const context = event.context;
+    if (event.type === 'state.changed') {
+      const f = onStateChanged(track, event);
+      if (track.top && event.status === 'done' && context.transfer !== undefined && options.charts !== undefined) transferTo = context.transfer.to;
+      return f;
+    }
+    if (event.type === 'workflow.started') return track.started ? undefined : onStart(track, event);
+    // A called workflow's end: done (it reached a final state; XState reports it after its caller moved on), or stopped by its caller.
+    if (track.top) return undefined;
+    track.ended = true;
+    const at = track.prefix + event.state;
+    return fact(track, at, at, event.status, { context });
+  };
+  const subscribe = (bus: RunEvents, publish: (fact: LiveFact) => void) => {
+    const publishFact = (event: LiveFeedEvent) => {
+      const f = take(event);
+      if (f !== undefined) publish(f);
+    };
+    bus.on('workflow.started', publishFact);
+    bus.on('state.changed', publishFact);
+    bus.on('workflow.finished', publishFact);
+  };
+  // Without a run's bus: the facts of one inspection event (at most one: the feed follows one event of each microstep and snapshot).
+  let latest: LiveFact | undefined;
+  const own = ownEvents((bus) => subscribe(bus, (f) => (latest = f)));
+
   return {
+    take,
+    subscribe,
     observe(event) {
-      const track = tracks.get(event.actorRef) ?? follow(event);
-      if (track === undefined || track.ended) return undefined;
-      if (event.type === '@xstate.microstep') {
-        const f = onMicrostep(track, event);
-        const context = (event.snapshot as unknown as { context: WorkflowContext }).context;
-        if (track.top && event.snapshot.status === 'done' && context.transfer !== undefined && options.charts !== undefined) transferTo = context.transfer.to;
-        return f;
-      }
-      if (event.type !== '@xstate.snapshot') return undefined;
-      const snapshot = event.snapshot as unknown as { status?: string; value: unknown; context?: WorkflowContext };
-      if (snapshot.context === undefined) return undefined;
-      const context = snapshot.context;
-      if (event.event.type === 'xstate.init' && !track.started) return onStart(track, { ...snapshot, context });
-      // A called workflow's end: done (it reached a final state; XState reports it after its caller moved on), or stopped by its caller.
-      if (track.top || (snapshot.status !== 'done' && snapshot.status !== 'stopped')) return undefined;
-      track.ended = true;
-      const at = track.prefix + statePath(snapshot.value);
-      return fact(track, at, at, snapshot.status === 'done' ? 'done' : 'stopped', { context });
+      latest = undefined;
+      own.inspect(event);
+      return latest;
     },
     summary: () => ({ steps: [...steps.values()].map((s) => ({ ...s })), edges: [...edges.values()].map((e) => ({ ...e })) }),
   };
-}
-
-/** The actor system of an actor: a top-level machine's own, shared by its children. */
-function systemOf(actorRef: object): unknown {
-  return (actorRef as { system?: unknown }).system;
 }
 
 /** The drawn edge for a transition: the one on the outcome's side, else the only one between the two nodes. */
@@ -276,7 +289,7 @@ function findEdge(edges: readonly StepsEdge[], from: string, to: string, failure
 }
 
 /** What took an edge, in the chart's words: the action that fired, or `next step`, `fail`. */
-function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<string, string>, retries: number, dryRun: boolean): string {
+function edgeLabel(transition: TakenTransition, target: string, stepIds: ReadonlyMap<string, string>, retries: number, dryRun: boolean): string {
   const meta = actionMetaOf(transition);
   if (meta !== undefined) {
     if (meta.outcome === 'limitReached') return `${meta.action}: retry limit reached`;
@@ -284,12 +297,12 @@ function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<
     if (meta.outcome === 'unsupported') return `${meta.action}: ${meta.actionType} unsupported`;
     if (meta.actionType === 'goto') return `${meta.action}: goto ${stepIds.get(target) ?? target}`;
     if (meta.actionType === 'retry') {
-      const limit = paramOf(transition.guard, 'retryLimit');
+      const limit = transition.guardParams?.retryLimit;
       return `${meta.action}: retry ${retries}${typeof limit === 'number' ? ` of ${limit}` : ''}`;
     }
     return `${meta.action}: end`;
   }
-  const guard = guardName(transition.guard);
+  const guard = transition.guard;
   if (guard === 'stepSucceeded') return dryRun ? 'next step (dry run)' : 'next step';
   if (guard === 'budgetSpent') return 'step budget spent';
   if (guard === undefined) return target === 'failed' ? 'fail' : 'next step';
@@ -304,26 +317,7 @@ function eventName(type: string): string {
   return type.startsWith('xstate.after.') ? 'retry wait over' : type;
 }
 
-function stepOutcomeOf(event: { type: string }): StepOutcome | undefined {
-  const output = (event as { output?: unknown }).output;
-  if (typeof output !== 'object' || output === null) return undefined;
-  const o = output as Partial<StepOutcome>;
-  return typeof o.statusCode === 'number' && typeof o.ok === 'boolean' ? (o as StepOutcome) : undefined;
-}
-
-function actionMetaOf(transition: Transition): ActionMeta | undefined {
+function actionMetaOf(transition: TakenTransition): ActionMeta | undefined {
   const meta = transition.meta as Partial<ActionMeta> | undefined;
   return meta && typeof meta.action === 'string' && typeof meta.outcome === 'string' ? (meta as ActionMeta) : undefined;
-}
-
-function guardName(guard: unknown): string | undefined {
-  if (typeof guard === 'string') return guard;
-  const type = typeof guard === 'object' && guard !== null ? (guard as { type?: unknown }).type : undefined;
-  return typeof type === 'string' ? type : undefined;
-}
-
-function paramOf(ref: unknown, name: string): unknown {
-  if (typeof ref !== 'object' || ref === null) return undefined;
-  const params = (ref as { params?: unknown }).params;
-  return typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[name] : undefined;
 }
