@@ -10,11 +10,11 @@ export interface CallDoneEvent {
 }
 
 /** Failures inside a nested call that stop the whole run, whatever the caller's chains say. */
-const FATAL: ReadonlySet<FailureCode> = new Set(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
+const FATAL: ReadonlySet<RunFailure['code']> = new Set<FailureCode>(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
 
 /** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
 export interface FailParams {
-  code: FailureCode;
+  code: RunFailure['code'];
   stepId: string;
   action?: string;
   retryLimit?: number;
@@ -41,7 +41,7 @@ export interface CriteriaParams {
  * checks that every snapshot observers receive is consistent.
  */
 export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, calls?: Record<string, unknown>) {
-  // Nested calls (v2) invoke other workflows' machines by key: `calls` is filled with them once
+  // Nested calls invoke other workflows' machines by key: `calls` is filled with them once
   // every workflow of the run is compiled (they may call each other), and XState looks actors up
   // by name when it invokes them, so each machine's actors inherit from the one shared object.
   const actors = Object.create(calls ?? null) as { runStep: ReturnType<typeof stepRunnerActor> };
@@ -53,7 +53,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       // On entering a step v1 cannot run, which sends no run event. (A run event that finds the
       // budget spent is answered with `runStep.budgetSpent`, which the root handles: `failBudget`.)
       budgetSpent: ({ context }) => context.run.runs >= context.run.maxSteps,
-      /** A nested step's call inputs are ready (v2). */
+      /** A nested step's call inputs are ready. */
       callReady: ({ event }) => outcomeOf(event)?.call !== undefined,
       /** A nested call from here would be deeper than the run allows. */
       depthExceeded: ({ context }) => context.depth + 1 > context.run.maxDepth,
@@ -148,7 +148,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         if (transfer) failure.transferTo = transfer.to;
         context.failure = failure;
       },
-      /** A retry action's workflow starts (v2): with the current workflow's inputs. */
+      /** A retry action's workflow starts: with the current workflow's inputs. */
       startRetryCall: ({ context }) => {
         context.call = { inputs: context.inputs, records: [], transfers: [] };
       },
@@ -168,7 +168,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         const failure = context.call?.result?.failure;
         if (failure) context.failure = { ...failure, via: [params.stepId, ...(failure.via ?? [])] };
       },
-      /** The workflow ends by a goto to another workflow (v2): the run starts that one next. */
+      /** The workflow ends by a goto to another workflow: the run starts that one next. */
       transferTo: ({ context }, params: { to: string; stepId: string }) => {
         context.transfer = { to: params.to, stepId: params.stepId };
       },
@@ -188,7 +188,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
           outputs: ok ? (last?.outputs ?? {}) : {},
         };
         if (params.failedVia) record.failedVia = params.failedVia;
-        if (context.v2) record.workflowId = context.workflowId;
+        if (context.recordsWorkflowId) record.workflowId = context.workflowId;
         if (params.call && context.call) {
           record.steps = context.call.records;
           if (context.call.transfers.length > 0) record.transfers = context.call.transfers;

@@ -13,14 +13,14 @@ import { RUNS_WITH_V2, type Finding, type Report } from './finding.js';
 import type { ArazzoDocument, Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
 import { CALLS_RUN_BY_V2, checkWorkflowCalls } from './check-workflow-calls.js';
-import { NOT_YET_IN_V2 } from './runner-version.js';
+import type { RunnerProfile } from './runner-profile.js';
 
 /** v1 findings about what v2 runs: v2 checks those constructs itself. */
 const RUN_BY_V2 = new Set(['SUCCESS_CRITERION_SKIPPED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED', 'OPERATION_PATH_UNSUPPORTED', 'REPLACEMENTS_UNSUPPORTED']);
 
 /** Re-words findings and adds v2's checks to `report`; loads a criterion library only when the document uses its type. */
-export async function checkForV2(doc: ArazzoDocument, report: Report): Promise<void> {
-  const kept = report.findings.filter((finding) => !RUN_BY_V2.has(finding.code) && !CALLS_RUN_BY_V2.has(finding.code)).map(forV2);
+export async function checkForV2(doc: ArazzoDocument, report: Report, profile: RunnerProfile): Promise<void> {
+  const kept = report.findings.filter((finding) => !RUN_BY_V2.has(finding.code) && !CALLS_RUN_BY_V2.has(finding.code)).map((finding) => forV2(finding, profile));
   report.findings.splice(0, report.findings.length, ...kept);
   const criteria = allCriteria(doc);
   const libraries = await loadCriterionLibraries(new Set(criteria.map((c) => c.type).filter((type) => TYPES_WITH_LIBRARY.has(type))));
@@ -29,7 +29,7 @@ export async function checkForV2(doc: ArazzoDocument, report: Report): Promise<v
 }
 
 /** A v1 finding as v2 words it: a construct the v2 contract runs but this version does not is "not yet supported". */
-function forV2(finding: Finding): Finding {
+function forV2(finding: Finding, profile: RunnerProfile): Finding {
   if (!finding.message.endsWith(RUNS_WITH_V2)) return finding;
   let message = finding.message.slice(0, -RUNS_WITH_V2.length).trimEnd();
   if (finding.code === 'ACTION_NOT_SUPPORTED') {
@@ -37,7 +37,7 @@ function forV2(finding: Finding): Finding {
     return { ...finding, message: message.replace('is not implemented in the v1 runner', 'is not an Arazzo 1.0.1 action type') };
   }
   message = message.replaceAll('the v1 runner', 'the v2 runner');
-  return { ...finding, message: `${message} ${NOT_YET_IN_V2}` };
+  return { ...finding, message: `${message} (${profile.notYetText ?? ''})` };
 }
 
 function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, report: Report): void {

@@ -58,7 +58,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: workflowsIn(program.scope?.workflowKeys, input.workflows), sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
     if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
       warnedSkipped.add(program.index);
-      for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped: only simple criteria run in v1 (runs with --tool-runner v2)`);
+      for (const skipped of program.skippedCriteria) deps.reporter.warn(skipped);
     }
 
     let request: HttpRequest;

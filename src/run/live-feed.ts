@@ -116,7 +116,7 @@ interface Track {
   path?: string;
 }
 
-type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown };
+type Transition = { source: { path: string[] }; target?: ReadonlyArray<{ path: string[] }>; guard?: unknown; meta?: unknown; actions?: readonly unknown[] };
 
 /** Starts the live view's feed for one run of the workflow whose steps chart is `chart`. */
 export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {}): LiveFeed {
@@ -281,7 +281,8 @@ function edgeLabel(transition: Transition, target: string, stepIds: ReadonlyMap<
   if (meta !== undefined) {
     if (meta.outcome === 'limitReached') return `${meta.action}: retry limit reached`;
     if (meta.outcome === 'criteriaBroken') return `${meta.action}: criteria cannot be evaluated`;
-    if (meta.outcome === 'unsupported') return `${meta.action}: ${meta.actionType} unsupported`;
+    // A planned failure (a construct the runner profile refuses): its code, as the steps chart words it (`end unsupported`).
+    if (meta.outcome === 'failed') return `${meta.action}: ${meta.actionType} ${String((transition.actions ?? []).map((a) => paramOf(a, 'code')).find((code) => typeof code === 'string') ?? 'failed').toLowerCase()}`;
     if (meta.actionType === 'goto') return `${meta.action}: goto ${stepIds.get(target) ?? target}`;
     if (meta.actionType === 'retry') {
       const limit = paramOf(transition.guard, 'retryLimit');

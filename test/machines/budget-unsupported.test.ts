@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals';
 import { action, runPlan, step, worded } from './harness.js';
 
 const plan = (...steps: ReturnType<typeof step>[]) => ({ workflowId: 'wf', steps });
-const unsupported = step('nested', { unsupported: 'nested workflows are not supported' });
+const unsupported = step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } });
 
 describe('a step v1 cannot run, reached with the step budget used up', () => {
   it('fails with StepBudgetExhausted when the step before it used the last run', async () => {

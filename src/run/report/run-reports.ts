@@ -6,6 +6,7 @@
  */
 import type { InspectionEvent } from 'xstate';
 import type { RunFailure, WorkflowPlan } from '../../../machines/types.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../../arazzo/runner-profile.js';
 import type { StepProgram } from '../compile-steps.js';
 import type { StepExchange } from '../explain-lines.js';
 import { DEFAULT_BODY_LIMIT, type Reporter } from '../reporter.js';
@@ -32,7 +33,7 @@ export interface ReportTargets {
 export interface ReportRunOptions {
   reports?: ReportTargets;
   file: string;
-  runner?: string;
+  profile?: RunnerProfile;
   secretInputs?: readonly string[];
   bodyLimit?: number;
 }
@@ -96,7 +97,7 @@ export async function openRunReports(opts: ReportRunOptions, cwd: string): Promi
         command: targets.replayOf === undefined ? 'run' : 'replay',
         document: opts.file,
         workflowId: record.workflowId,
-        runner: opts.runner ?? 'v1',
+        runner: (opts.profile ?? DEFAULT_PROFILE).name,
         status: interrupted ? 'interrupted' : failure ? 'failed' : 'succeeded',
         startedAt: started,
         durationMs: performance.now() - startedAt,

@@ -128,7 +128,7 @@ workflows:
           - { name: j, type: end, criteria: [{ type: jsonpath, context: $response.body, condition: $.ok }] }
           - { name: c, type: end, criteria: [{ context: $response.body, condition: $statusCode == 500 }] }
 `);
-    const messages = p.steps[0]!.onFailure.map((a) => a.unsupported);
+    const messages = p.steps[0]!.onFailure.map((a) => a.fails?.reason);
     expect(messages[0]).toMatch(/replay is not implemented in v1/);
     expect(messages[1]).toMatch(/goto to another workflow \("other"\)/);
     expect(messages[2]).toMatch(/criteria of type jsonpath/);
@@ -144,7 +144,7 @@ workflows:
       - { stepId: b, workflowId: other }
       - { stepId: c, operationId: op }
 `);
-    expect(p.steps.map((s) => s.unsupported)).toEqual([
+    expect(p.steps.map((s) => s.fails?.reason)).toEqual([
       'operationPath steps are not supported in v1; use operationId (runs with --tool-runner v2)',
       'nested workflow steps ("other") are not supported in v1 (runs with --tool-runner v2)',
       undefined,
