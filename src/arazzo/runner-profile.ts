@@ -6,7 +6,6 @@
  * a question (`profile.runsNestedWorkflows`); this module and the flag parser
  * (src/cli/runner-flag.ts) are the only places that name a contract.
  */
-import { RUNS_WITH_V2 } from './finding.js';
 
 /** The name of a runner contract, as `--tool-runner` and `TOOL_RUNNER` take it and the run report records it. */
 export type RunnerName = 'v1' | 'v2';
@@ -36,6 +35,23 @@ export interface RefusalTexts {
   bind: { message: string; hint: string };
 }
 
+/** How a profile words, in `validate`, a construct it refuses (the warning's message; its code is fixed). */
+export interface FindingTexts {
+  /** A step labelled `label` (`step "a"`) with an operationPath. */
+  operationPath(label: string): string;
+  nestedWorkflow(label: string, workflowId: string): string;
+  replacements(stepId: string): string;
+  dependsOn(workflowId: string, names: string): string;
+  arazzoSource(name: string): string;
+  replay(action: string): string;
+  workflowGoto(action: string, workflowId: string): string;
+  /** A retry labelled `label` (`retry action "r"`) naming `what` (`step "x"`, `workflow "y"`). */
+  retryTarget(label: string, what: string): string;
+  successCriterionType(type: string): string;
+  actionCriterionType(type: string): string;
+  criterionContext(): string;
+}
+
 /** A runner contract as the questions code asks of it. */
 export interface RunnerProfile {
   readonly name: RunnerName;
@@ -61,12 +77,18 @@ export interface RunnerProfile {
   readonly typesInputs: boolean;
   /** `--tool-bind` is accepted. */
   readonly allowsBind: boolean;
-  /** Validation runs the checks of the constructs this profile runs (criteria, calls, operationPath, replacements) and rewords the base findings (check-profile-findings.ts). */
+  /** Validation adds the checks of the constructs this profile runs (typed criteria, workflow calls, operationPath, replacements, the Arazzo version; check-v2.ts). */
   readonly checksRunConstructs: boolean;
   /** The words after a construct this version does not run yet although its contract does; undefined when the contract has none such. */
   readonly notYetText?: string;
+  /** How a refused construct fails a run (UNSUPPORTED's reason) or a command (usage error). */
   readonly refusals: RefusalTexts;
+  /** How `validate` warns of a refused construct. */
+  readonly findings: FindingTexts;
 }
+
+/** The end of every v1 message about a construct it refuses, in findings and at runtime. */
+const RUNS_WITH_V2 = '(runs with --tool-runner v2)';
 
 /** What v2 says of a construct its contract runs but this version does not yet. */
 const NOT_YET_V2_TEXT = 'not yet supported by the v2 runner in this version';
@@ -89,6 +111,21 @@ const V1_REFUSALS: RefusalTexts = {
   },
 };
 
+const V1_FINDINGS: FindingTexts = {
+  operationPath: (label) => `${label} uses operationPath, which the v1 runner does not support; the step fails at runtime, use operationId ${RUNS_WITH_V2}`,
+  nestedWorkflow: (label, workflowId) => `${label} runs workflow "${workflowId}"; nested workflows are not supported by the v1 runner, so the step fails at runtime ${RUNS_WITH_V2}`,
+  replacements: (stepId) => `step "${stepId}" has requestBody.replacements, which the v1 runner does not apply; the step fails before its request is sent ${RUNS_WITH_V2}`,
+  dependsOn: (workflowId, names) => `workflow "${workflowId}" depends on ${names}; the v1 runner does not run dependencies, so it refuses to run this workflow ${RUNS_WITH_V2}`,
+  arazzoSource: (name) => `source "${name}" is an Arazzo document; the v1 runner only calls OpenAPI sources, so steps that use it fail at runtime ${RUNS_WITH_V2}`,
+  replay: (action) => `action "${action}": replay is not implemented in the v1 runner and fails when the action is dispatched; use retry or goto ${RUNS_WITH_V2}`,
+  workflowGoto: (action, workflowId) =>
+    `goto action "${action}" jumps to workflow "${workflowId}"; a goto to another workflow is not supported by the v1 runner and fails when the action is dispatched ${RUNS_WITH_V2}`,
+  retryTarget: (label, what) => `${label} names ${what}; a retry with a target is not supported by the v1 runner and fails when the action is dispatched ${RUNS_WITH_V2}`,
+  successCriterionType: (type) => `${type} success criteria are not supported by the v1 runner; this criterion will be skipped (with a warning) at runtime ${RUNS_WITH_V2}`,
+  actionCriterionType: (type) => `${type} criteria on an action are not supported by the v1 runner and fail when the action is considered; use a simple condition ${RUNS_WITH_V2}`,
+  criterionContext: () => `a simple criterion with a context is not supported by the v1 runner and fails when it is evaluated; drop "context" and put the expression in the condition ${RUNS_WITH_V2}`,
+};
+
 /** The v1 contract (the default): one workflow of one document, simple criteria, replace-style chains. */
 export const V1_PROFILE: RunnerProfile = {
   name: 'v1',
@@ -105,6 +142,7 @@ export const V1_PROFILE: RunnerProfile = {
   allowsBind: false,
   checksRunConstructs: false,
   refusals: V1_REFUSALS,
+  findings: V1_FINDINGS,
 };
 
 /** The v2 contract: all of Arazzo 1.0.1 within one run (nested, dependent and transferred workflows, every criterion type). */
@@ -130,6 +168,11 @@ export const V2_PROFILE: RunnerProfile = {
     workflowGoto: (action, workflowId) => `action "${action}": a goto to a workflow of another Arazzo document ("${workflowId}"): ${NOT_YET_V2_TEXT}`,
     retryTarget: (action, what) => `action "${action}": a retry that runs a workflow of another Arazzo document (${what}): ${NOT_YET_V2_TEXT}`,
     replay: (action) => `action "${action}": replay is not an Arazzo 1.0.1 action type; use retry or goto`,
+  },
+  // v2 refuses only replay among these (the others it runs, and validate checks them itself: check-v2.ts).
+  findings: {
+    ...V1_FINDINGS,
+    replay: (action) => `action "${action}": replay is not an Arazzo 1.0.1 action type and fails when the action is dispatched; use retry or goto`,
   },
 };
 

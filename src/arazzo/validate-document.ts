@@ -8,7 +8,7 @@ import { checkComponents, checkWorkflows } from './check-workflows.js';
 import { locateFindings, Report, sortFindings, type Finding } from './finding.js';
 import type { LoadedDocument } from './model.js';
 import { ParseMemo } from './parse-memo.js';
-import type { RunnerProfile } from './runner-profile.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from './runner-profile.js';
 
 export interface ValidateOptions {
   /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
@@ -26,17 +26,18 @@ export interface ValidateOptions {
  * findings in file order; never throws for a problem in the document.
  */
 export async function validateDocument(doc: LoadedDocument, options: ValidateOptions = {}): Promise<Finding[]> {
+  const profile = options.profile ?? DEFAULT_PROFILE;
   const report = new Report();
   const rawAt = (pointer: string): unknown => resolvePointer(doc.raw, parsePointer(pointer));
   checkStructure(doc.raw, report);
-  checkIds(doc.model, report);
+  checkIds(doc.model, report, profile);
   const parsed = new ParseMemo();
-  checkWorkflows(doc.model, rawAt, parsed, report);
-  checkComponents(doc.model, rawAt, parsed, report);
+  checkWorkflows(doc.model, rawAt, parsed, report, profile);
+  checkComponents(doc.model, rawAt, parsed, report, profile);
   await checkOperations(doc.model, options.loadOperations, report);
-  if (options.profile?.checksRunConstructs) {
-    await (await import('./check-v2.js')).checkForV2(doc.model, report, options.profile);
-    (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report, options.profile);
+  if (profile.checksRunConstructs) {
+    await (await import('./check-v2.js')).checkForV2(doc.model, report);
+    (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report, profile);
     await (await import('./check-operation-paths.js')).checkOperationPaths(doc.model, options.loadPathOperations, report);
     await (await import('./check-replacements.js')).checkReplacements(doc.model, report);
     if (options.loadSourceWorkflows) await (await import('./check-source-workflows.js')).checkSourceWorkflows(doc.model, options.loadSourceWorkflows, report);

@@ -76,6 +76,13 @@ describe('runner profiles', () => {
     expect(says.skippedCriterion('a', 'regex criterion "x"')).toBe('step "a": regex criterion "x" is skipped: only simple criteria run in v1 (runs with --tool-runner v2)');
   });
 
+  it('words the validate findings of refused constructs: v1 points at v2, v2 calls replay no Arazzo action', () => {
+    expect(V1_PROFILE.findings.operationPath('step "a"')).toBe('step "a" uses operationPath, which the v1 runner does not support; the step fails at runtime, use operationId (runs with --tool-runner v2)');
+    expect(V1_PROFILE.findings.retryTarget('retry action "r"', 'step "b"')).toBe('retry action "r" names step "b"; a retry with a target is not supported by the v1 runner and fails when the action is dispatched (runs with --tool-runner v2)');
+    expect(V1_PROFILE.findings.replay('r')).toBe('action "r": replay is not implemented in the v1 runner and fails when the action is dispatched; use retry or goto (runs with --tool-runner v2)');
+    expect(V2_PROFILE.findings.replay('r')).toBe('action "r": replay is not an Arazzo 1.0.1 action type and fails when the action is dispatched; use retry or goto');
+  });
+
   it('v2 words what it does not run yet, and replay as no Arazzo action', () => {
     const says = V2_PROFILE.refusals;
     expect(says.nestedWorkflow('src.wf')).toBe('a nested workflow step calling a workflow of another Arazzo document ("src.wf"): not yet supported by the v2 runner in this version');
