@@ -16,6 +16,8 @@ export interface RefusalTexts {
   successCriterionContext(context: string): string;
   /** A success criterion of a type the profile does not evaluate, described (`regex criterion "x"`): the warning when it is skipped. */
   skippedCriterion(stepId: string, described: string): string;
+  /** Why a step whose success criteria were all skipped succeeds only on a 2xx status. */
+  skippedCriteriaNote: string;
   /** An action's criterion of a type the profile does not evaluate. */
   actionCriterionType(action: string, type: string): string;
   /** An action's criterion with a context. */
@@ -96,6 +98,7 @@ const NOT_YET_V2_TEXT = 'not yet supported by the v2 runner in this version';
 const V1_REFUSALS: RefusalTexts = {
   successCriterionContext: (context) => `a success criterion has a context ("${context}"), which is not supported in v1 ${RUNS_WITH_V2}`,
   skippedCriterion: (stepId, described) => `step "${stepId}": ${described} is skipped: only simple criteria run in v1 ${RUNS_WITH_V2}`,
+  skippedCriteriaNote: 'its successCriteria were skipped as unsupported in v1',
   actionCriterionType: (action, type) => `action "${action}": criteria of type ${type} are not supported in v1 ${RUNS_WITH_V2}`,
   actionCriterionContext: (action, context) => `action "${action}": a criterion with a context ("${context}") is not supported in v1 ${RUNS_WITH_V2}`,
   operationPath: () => `operationPath steps are not supported in v1; use operationId ${RUNS_WITH_V2}`,

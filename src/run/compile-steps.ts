@@ -18,7 +18,7 @@ import type { StepCriteria } from './plan-workflow.js';
 export interface StepProgram extends StepCriteria {
   stepId: string;
   index: number;
-  /** Absent for steps without an operationId (v1 cannot run them: the machine fails them). */
+  /** Absent for a step without an operation to call: a nested workflow step, or one the profile refuses (the machine fails it). */
   operation?: Operation;
   source?: BoundSource;
   /** Base URL requests of this step go to. */

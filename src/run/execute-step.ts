@@ -208,8 +208,8 @@ function judgeResponse(program: StepProgram, ctx: ExpressionContext, status: num
   let reason: string | undefined;
   let miss: CriteriaMiss | undefined;
   if (program.successCriteria.length === 0) {
-    // Criteria of a type v1 does not run were skipped (with a warning): say so, not that there were none.
-    const why = program.skippedCriteria.length > 0 ? 'its successCriteria were skipped as unsupported in v1' : 'no successCriteria';
+    // Criteria of a type the profile does not run were skipped (with a warning): say so, not that there were none.
+    const why = program.skippedCriteria.length > 0 ? (program.skippedNote ?? 'no successCriteria') : 'no successCriteria';
     if (status < 200 || status > 299) reason = `HTTP ${status} (${why}, so only 2xx succeeds)`;
   } else {
     miss = evaluateCriteria(program.successCriteria, ctx);

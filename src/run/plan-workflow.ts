@@ -24,6 +24,8 @@ export interface StepCriteria {
   successCriteria: Criterion[];
   /** Success criteria of a type the profile does not evaluate (regex, jsonpath in v1), as the warning that says they are skipped (worded by the profile). */
   skippedCriteria: string[];
+  /** Set with skippedCriteria: why the step then succeeds only on a 2xx status (worded by the profile). */
+  skippedNote?: string;
   /** The criteria of the step's actions, indexed by ActionPlan.criteriaId. */
   actionCriteria: CriteriaSet[];
 }
@@ -99,7 +101,10 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   const planned: StepPlan = { stepId, onSuccess, onFailure, onSuccessFrom, onFailureFrom };
   for (const criterion of step.successCriteria) {
     const unsupported = unsupportedCriterion(criterion, profile);
-    if (unsupported === 'type') criteria.skippedCriteria.push(profile.refusals.skippedCriterion(stepId, `${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`));
+    if (unsupported === 'type') {
+      criteria.skippedCriteria.push(profile.refusals.skippedCriterion(stepId, `${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`));
+      criteria.skippedNote = profile.refusals.skippedCriteriaNote;
+    }
     else if (unsupported === 'context') planned.fails ??= refused(profile.refusals.successCriterionContext(criterion.context ?? ''));
     else criteria.successCriteria.push(criterionAt(criterion, stepId, options));
   }

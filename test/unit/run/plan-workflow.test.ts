@@ -151,6 +151,21 @@ workflows:
     ]);
   });
 
+  it('skips a typed success criterion under v1, with the profile\'s warning and note', () => {
+    const doc = parseDocumentText(`${HEADER}
+workflows:
+  - workflowId: wf
+    steps:
+      - { stepId: a, operationId: op, successCriteria: [{ type: regex, context: $statusCode, condition: '^2' }] }
+`, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
+    const workflow = doc.model.workflows[0]!;
+    const criteria: StepCriteria = { successCriteria: [], skippedCriteria: [], actionCriteria: [] };
+    planStep(doc.model, workflow, workflow.steps[0]!, stepIndexOf(workflow), criteria);
+    expect(criteria.skippedCriteria).toEqual(['step "a": regex criterion "^2" is skipped: only simple criteria run in v1 (runs with --tool-runner v2)']);
+    expect(criteria.skippedNote).toBe('its successCriteria were skipped as unsupported in v1');
+    expect(criteria.successCriteria).toEqual([]);
+  });
+
   it('refuses a retry in a success chain', () => {
     expect(() =>
       plan(`${HEADER}
