@@ -1,5 +1,5 @@
 /**
- * The sub-states that make a nested workflow call (v2), shared by a nested step's own state and
+ * The sub-states that make a nested workflow call, shared by a nested step's own state and
  * by a retry action that runs a nested step before retrying. `calling` asks the runner for the
  * call's inputs (one run of the budget); `invoking` runs the called workflow as a child machine;
  * `judging` asks the runner to judge the finished call. Their parent handles the `runStep.done`

@@ -22,13 +22,13 @@ export function successTransitions(plan: WorkflowPlan, step: StepPlan, action: A
 
 /** The transitions of one failure action. Throws on a plan that breaks its invariants. */
 export function failureTransitions(plan: WorkflowPlan, step: StepPlan, index: number, action: ActionPlan): TransitionConfig[] {
-  if (action.unsupported) return [unsupportedTransition(step, action, false)];
+  if (action.fails) return [plannedFailureTransition(step, action, false)];
   return [...brokenCriteriaTransitions(step, action, false), ...actionTransitions(plan, step, index, action)];
 }
 
 /** Whether a step's failure chain can retry it, so the step needs a `backoff` sub-state. */
 export function canRetry(step: StepPlan): boolean {
-  return step.onFailure.some((action) => action.type === 'retry' && !action.unsupported);
+  return step.onFailure.some((action) => action.type === 'retry' && !action.fails);
 }
 
 // One plain `recordStep` action per step, shared by all its transitions: a long workflow's chart
@@ -49,7 +49,7 @@ export function recordAction(step: StepPlan, failedVia?: FailedVia): ActionRef {
 
 /**
  * The sub-states where a retry action with a `stepId` (`retryStep_<n>`) or a `workflowId`
- * (`retryCall_<n>`) runs its step or workflow before the step's `backoff` (v2); `n` is the action's
+ * (`retryCall_<n>`) runs its step or workflow before the step's `backoff`; `n` is the action's
  * place in the failure chain. The step runs once whatever its outcome (recorded, no chain applies);
  * the workflow runs as a nested call with the current workflow's inputs, and its failure fails the
  * workflow.
@@ -58,7 +58,7 @@ export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number
   const states: Record<string, StateConfig> = {};
   const backoff = stepTarget(index, step.stepId, SUB_STATE.backoff);
   step.onFailure.forEach((action, n) => {
-    if (action.type !== 'retry' || action.unsupported) return;
+    if (action.type !== 'retry' || action.fails) return;
     if (action.targetIndex !== undefined) {
       const target = plan.steps[action.targetIndex];
       if (!target) throw new Error(`step ${step.stepId}: retry action "${action.name}" has no target step`);
@@ -110,7 +110,7 @@ function meta(action: ActionPlan, outcome: ActionOutcome): ActionMeta {
   return found;
 }
 
-/** The transition of a goto to another workflow (v2): the step is recorded and the workflow ends `transferred`. */
+/** The transition of a goto to another workflow: the step is recorded and the workflow ends `transferred`. */
 function transferTransition(step: StepPlan, action: ActionPlan, guard: TransitionConfig['guard'], failedVia?: FailedVia): TransitionConfig {
   return {
     guard,
@@ -131,13 +131,14 @@ function criteriaGuard(action: ActionPlan, whenSucceeded: boolean): { type: 'cri
   return { type: 'criteriaHold', params: whenSucceeded ? { criteriaId: action.criteriaId, whenSucceeded: true } : { criteriaId: action.criteriaId } };
 }
 
-function unsupportedTransition(step: StepPlan, action: ActionPlan, whenSucceeded: boolean): TransitionConfig {
-  const actions: ActionRef[] = [recordAction(step), { type: 'fail', params: { code: 'UNSUPPORTED', stepId: step.stepId, reason: action.unsupported } }];
+/** An action the planner decided the run cannot carry out: when its criteria hold, the workflow fails with its planned failure. */
+function plannedFailureTransition(step: StepPlan, action: ActionPlan, whenSucceeded: boolean): TransitionConfig {
+  const actions: ActionRef[] = [recordAction(step), { type: 'fail', params: { code: action.fails!.code, stepId: step.stepId, reason: action.fails!.reason } }];
   return {
     guard: criteriaGuard(action, whenSucceeded),
     target: FAILED,
     description: action.label,
-    meta: meta(action, 'unsupported'),
+    meta: meta(action, 'failed'),
     actions,
   };
 }
@@ -158,7 +159,7 @@ function brokenCriteriaTransitions(step: StepPlan, action: ActionPlan, whenSucce
 }
 
 function successTransition(plan: WorkflowPlan, step: StepPlan, action: ActionPlan): TransitionConfig {
-  if (action.unsupported) return unsupportedTransition(step, action, true);
+  if (action.fails) return plannedFailureTransition(step, action, true);
   const guard = criteriaGuard(action, true);
   const actions = recordAction(step);
   switch (action.type) {
@@ -211,16 +212,17 @@ function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, ac
         meta: meta(action, 'fired'),
         actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
       };
-      // v2: a retry whose limit is reached lets the chain go on (limitReachedTransitions come last).
-      return plan.v2 ? [...tooDeep, retry] : [...tooDeep, retry, limitReachedTransition(step, action)];
+      // A retry whose limit is reached may let the chain go on (its limitReachedTransition then comes last).
+      return plan.retryLimitContinuesChain ? [...tooDeep, retry] : [...tooDeep, retry, limitReachedTransition(step, action)];
     }
   }
 }
 
 /**
  * The transition of a retry action whose criteria hold but whose limit is reached: the workflow
- * fails with RETRIES_EXHAUSTED. In v1 it follows the action's own retry transition; in v2 it comes
- * after the whole failure chain, so that a later action whose criteria hold is taken first.
+ * fails with RETRIES_EXHAUSTED. It follows the action's own retry transition, or, with
+ * WorkflowPlan.retryLimitContinuesChain, comes after the whole failure chain, so that a later
+ * action whose criteria hold is taken first.
  */
 export function limitReachedTransition(step: StepPlan, action: ActionPlan): TransitionConfig {
   return {

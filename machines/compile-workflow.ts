@@ -2,7 +2,7 @@ import { callSubStates } from './call-states.js';
 import { canRetry, failureTransitions, limitReachedTransition, recordAction, retrySubStates, successTransitions } from './chain-transitions.js';
 import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
 import { RUN_BUDGET_SPENT, RUN_STEP_DONE, type StepRunner } from './step-runner.js';
-import type { FailureCode, Judge, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
+import type { Judge, RunFailure, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { shapeTransitions } from './transition-shape.js';
 import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
@@ -51,7 +51,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
       stack: [...(input.stack ?? []), key],
       depth: input.depth ?? 0,
       run: input.run ?? newRunShared(input.maxSteps),
-      v2: plan.v2 === true,
+      recordsWorkflowId: plan.recordsWorkflowId === true,
       inputs: input.inputs,
       // A null-prototype object starts in V8's dictionary mode: adding a thousand step ids one by
       // one to a `{}` copied its growing descriptor array each time (O(n²), 6 ms at 1000 steps).
@@ -87,7 +87,7 @@ function resultOf(context: WorkflowContext): WorkflowResult {
 
 /** Whether a goto of the workflow can transfer to another workflow. */
 function transfers(plan: WorkflowPlan): boolean {
-  return plan.steps.some((step) => [...step.onSuccess, ...step.onFailure].some((action) => action.type === 'goto' && action.workflow !== undefined && !action.unsupported));
+  return plan.steps.some((step) => [...step.onSuccess, ...step.onFailure].some((action) => action.type === 'goto' && action.workflow !== undefined && !action.fails));
 }
 
 /** Where a step goes when it is done and no action moves it elsewhere. */
@@ -96,7 +96,7 @@ function nextTarget(plan: WorkflowPlan, index: number): string {
   return next ? stepTarget(index + 1, next.stepId) : SUCCEEDED;
 }
 
-function failAction(step: StepPlan, code: FailureCode, reason?: string): ActionRef {
+function failAction(step: StepPlan, code: RunFailure['code'], reason?: string): ActionRef {
   return { type: 'fail', params: reason === undefined ? { code, stepId: step.stepId } : { code, stepId: step.stepId, reason } };
 }
 
@@ -104,14 +104,14 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
   // One object is the state's meta and the params of its enterStep and startRun (a long chart kept three per step).
   const meta = { stepId: step.stepId, index };
   const enter: ActionRef = { type: 'enterStep', params: meta };
-  if (step.unsupported) {
-    // v1 cannot run this step: it fails when reached (after the budget check), so none of its chains can apply.
+  if (step.fails) {
+    // The planner decided this step cannot run: it fails when reached (after the budget check), so none of its chains can apply.
     return {
       meta,
       entry: enter,
       always: [
         { guard: 'budgetSpent', target: FAILED, actions: failAction(step, 'STEP_BUDGET_EXHAUSTED') },
-        { target: FAILED, actions: ['countRun', failAction(step, 'UNSUPPORTED', step.unsupported)] },
+        { target: FAILED, actions: ['countRun', failAction(step, step.fails.code, step.fails.reason)] },
       ],
     };
   }
@@ -135,7 +135,7 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
 }
 
 /**
- * A nested workflow step (v2): the call's sub-states (call-states.ts), whose judged outcome takes
+ * A nested workflow step: the call's sub-states (call-states.ts), whose judged outcome takes
  * the step's ordinary done transitions, chains included; and the retry sub-states.
  */
 function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
@@ -166,8 +166,8 @@ function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number): Tra
   // on here too, without any action (success actions need a step that succeeded).
   transitions.push({ guard: 'stepSucceeded', target: next, reenter: true, actions: record });
   for (const action of step.onFailure) transitions.push(...failureTransitions(plan, step, index, action));
-  // v2: no later action applies, so a retry whose criteria hold has reached its limit.
-  if (plan.v2) for (const action of step.onFailure) if (action.type === 'retry' && !action.unsupported) transitions.push(limitReachedTransition(step, action));
+  // No later action applies, so a retry whose criteria hold has reached its limit.
+  if (plan.retryLimitContinuesChain) for (const action of step.onFailure) if (action.type === 'retry' && !action.fails) transitions.push(limitReachedTransition(step, action));
   // "No failure action applies" (or there is no failure chain): the step's failure stops the workflow.
   transitions.push({ target: FAILED, actions: [record, failAction(step, 'STEP_FAILED')] });
   // A copy of its own length: the chart keeps it for the whole run, and a list built by `push` keeps room for 17.

@@ -8,10 +8,10 @@
 export const SUB_STATE = {
   calling: 'calling',
   backoff: 'backoff',
-  /** A nested step (v2): the called workflow runs (`invoking`, or `invoking_<n>` for the n-th workflow a transfer can move the call to), then the step is judged. */
+  /** A nested step: the called workflow runs (`invoking`, or `invoking_<n>` for the n-th workflow a transfer can move the call to), then the step is judged. */
   invoking: 'invoking',
   judging: 'judging',
-  /** A retry action with a `stepId` or `workflowId` (v2) runs it here before `backoff`; `_<n>` is the action's place in the chain. */
+  /** A retry action with a `stepId` or `workflowId` runs it here before `backoff`; `_<n>` is the action's place in the chain. */
   retryStep: 'retryStep',
   retryCall: 'retryCall',
 } as const;
@@ -35,5 +35,5 @@ export function subKey(sub: SubState, n?: number): string {
 
 export const SUCCEEDED = '#workflow.succeeded';
 export const FAILED = '#workflow.failed';
-/** The final state of a workflow that ended by a goto to another workflow (v2). */
+/** The final state of a workflow that ended by a goto to another workflow. */
 export const TRANSFERRED = '#workflow.transferred';

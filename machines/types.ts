@@ -4,20 +4,29 @@
  * applied, `$components` references resolved, criteria parsed) and supplies the effects.
  */
 
+/**
+ * A failure the planner decides before the run, as RunFailure's `code` and `reason`: a step or an
+ * action the run cannot carry out fails with it when reached (src/run words the code).
+ */
+export interface PlannedFailure {
+  code: string;
+  reason: string;
+}
+
 /** One action of a success or failure chain, after reference resolution. */
 export interface ActionPlan {
   name: string;
   type: 'end' | 'goto' | 'retry';
   /** Id of the action's criteria set for the judge; undefined means the action always fires. */
   criteriaId?: number;
-  /** Index of the goto target step; for a retry with `stepId` (v2), the step run once before the retry. */
+  /** Index of the goto target step; for a retry with `stepId`, the step run once before the retry. */
   targetIndex?: number;
-  /** A goto to a workflow (a transfer) or a retry with `workflowId` (v2): the workflow's key, as in WorkflowPlan.key. */
+  /** A goto to a workflow (a transfer) or a retry with `workflowId`: the workflow's key, as in WorkflowPlan.key. */
   workflow?: string;
   retryAfterSeconds: number;
   retryLimit: number;
-  /** Why dispatching this action is a hard error in v1 (replay, cross-workflow goto, regex/jsonpath criteria, context); the failure's reason. */
-  unsupported?: string;
+  /** Dispatching this action fails the workflow with this failure instead (the planner decided the run cannot carry it out). */
+  fails?: PlannedFailure;
   /** The criteria hold an ordering comparison, whose evaluation can fail (then the step fails). */
   criteriaCanFail?: boolean;
   /** The action's criteria as written in the document (each condition), for the steps-level graph; absent when it has none. */
@@ -28,9 +37,10 @@ export interface ActionPlan {
 
 /**
  * What taking an action's transition does: the action fires, or the workflow stops instead because
- * its retry limit is reached, its criteria cannot be evaluated, or v1 cannot dispatch it.
+ * its retry limit is reached, its criteria cannot be evaluated, or it fails with its planned
+ * failure (ActionPlan.fails; the transition's `fail` action carries the code).
  */
-export type ActionOutcome = 'fired' | 'limitReached' | 'criteriaBroken' | 'unsupported';
+export type ActionOutcome = 'fired' | 'limitReached' | 'criteriaBroken' | 'failed';
 
 /** The `meta` of every transition an Arazzo action compiles to; traces and graphs read it. */
 export interface ActionMeta {
@@ -50,8 +60,8 @@ export interface StepMeta {
 
 export interface StepPlan {
   stepId: string;
-  /** Set when running the step is an error in v1 (operationPath, nested workflow). */
-  unsupported?: string;
+  /** Reaching this step fails the workflow with this failure, without running it; none of its chains apply. */
+  fails?: PlannedFailure;
   /** The chains in force for this step, presence rules applied (step chain, workflow chain, or none). */
   onSuccess: ActionPlan[];
   onFailure: ActionPlan[];
@@ -59,25 +69,27 @@ export interface StepPlan {
   onSuccessFrom: ChainSource;
   onFailureFrom: ChainSource;
   /**
-   * A nested workflow step (v2): the key of the workflow it calls, and the keys of the workflows
+   * A nested workflow step: the key of the workflow it calls, and the keys of the workflows
    * a goto inside that call can transfer to (transitively), each of which the step may end up running instead.
    */
   call?: { workflow: string; transfers: string[] };
 }
 
-/** Where a step's chain came from; `merged` (v2): the step's actions, then the workflow's it does not name. */
+/** Where a step's chain came from; `merged`: the step's actions, then the workflow's it does not name. */
 export type ChainSource = 'step' | 'workflow' | 'merged' | 'none';
 
 export interface WorkflowPlan {
   workflowId: string;
-  /** The workflow's key among the run's workflows: its id, or `<source>.<id>` for one of an arazzo source (v2). Defaults to workflowId. */
+  /** The workflow's key among the run's workflows: its id, or `<source>.<id>` for one of an arazzo source. Defaults to workflowId. */
   key?: string;
   steps: StepPlan[];
+  /** Step records carry `workflowId`. */
+  recordsWorkflowId?: true;
   /**
-   * v2 run semantics: step records carry `workflowId`, and a retry whose limit is reached lets the
-   * chain go on with the next action whose criteria hold (v1 stops at once).
+   * A retry whose limit is reached lets the chain go on with the next action whose criteria hold;
+   * without it the workflow fails with RETRIES_EXHAUSTED at once.
    */
-  v2?: true;
+  retryLimitContinuesChain?: true;
 }
 
 /** What one run of a step body produced: the output of the `runStep.done` event. */
@@ -99,11 +111,11 @@ export interface StepOutcome {
   data?: Record<string, unknown>;
   /** False when no expression reads this step's `data` later: `$steps.<id>` then keeps only the outputs, and the run less memory. */
   keepData?: boolean;
-  /** A nested step's call is ready (v2): the called workflow's inputs, evaluated from the step's parameters. */
+  /** A nested step's call is ready: the called workflow's inputs, evaluated from the step's parameters. */
   call?: { inputs: Record<string, unknown> };
 }
 
-/** A goto from a step of one workflow to another workflow (v2). */
+/** A goto from a step of one workflow to another workflow. */
 export interface Transfer {
   from: string;
   stepId: string;
@@ -130,23 +142,16 @@ export interface StepRecord {
   dryRun: boolean;
   outputs: Record<string, unknown>;
   failedVia?: 'on-failure-end' | 'on-failure-goto';
-  /** v2: the workflow the step belongs to. */
+  /** The workflow the step belongs to (WorkflowPlan.recordsWorkflowId). */
   workflowId?: string;
-  /** v2, a nested step: the called workflow's own step records (and those of the workflows it transferred to). */
+  /** A nested step: the called workflow's own step records (and those of the workflows it transferred to). */
   steps?: StepRecord[];
-  /** v2, a nested step whose call transferred to other workflows. */
+  /** A nested step whose call transferred to other workflows. */
   transfers?: Transfer[];
 }
 
-export type FailureCode =
-  | 'STEP_FAILED'
-  | 'END_ACTION'
-  | 'RETRIES_EXHAUSTED'
-  | 'STEP_BUDGET_EXHAUSTED'
-  | 'UNSUPPORTED'
-  | 'DEPTH_EXCEEDED'
-  | 'CALL_FAILED'
-  | 'INTERNAL';
+/** The failures the engine itself decides; a planned failure (PlannedFailure) brings its own code. */
+export type FailureCode = 'STEP_FAILED' | 'END_ACTION' | 'RETRIES_EXHAUSTED' | 'STEP_BUDGET_EXHAUSTED' | 'DEPTH_EXCEEDED' | 'CALL_FAILED' | 'INTERNAL';
 
 /**
  * Why a run failed, as data; src/run words it for people (failure-message.ts). Which fields are
@@ -155,7 +160,7 @@ export type FailureCode =
  *   not be evaluated and `reason` says why.
  * - `END_ACTION`: `action` ended the workflow; `reason` from the step's outcome.
  * - `RETRIES_EXHAUSTED`: `action` reached `retryLimit`; `reason` from the last outcome.
- * - `UNSUPPORTED`: `reason` says what v1 cannot run.
+ * - a planned failure's code (PlannedFailure): `reason` is the planner's.
  * - `STEP_BUDGET_EXHAUSTED`: nothing more.
  * - `DEPTH_EXCEEDED`: a nested call would pass `maxDepth` (`depth`: the call's depth).
  * - `CALL_FAILED`: the workflow a retry action runs (`action`, `workflow`) failed; `cause` says how.
@@ -163,7 +168,7 @@ export type FailureCode =
  * `via`: the nested step ids that led to it, outermost first.
  */
 export interface RunFailure {
-  code: FailureCode;
+  code: FailureCode | PlannedFailure['code'];
   stepId?: string;
   /** The Arazzo action involved, by name. */
   action?: string;
@@ -188,7 +193,7 @@ export interface StepState {
 }
 
 /**
- * What every workflow machine of one run shares, by reference (v2 runs nest, chain and transfer
+ * What every workflow machine of one run shares, by reference (a run may nest, chain and transfer
  * machines): the step budget spent so far, the depth limit, and the latest inputs and outputs of
  * each workflow that finished (`$workflows.<id>`).
  */
@@ -221,12 +226,12 @@ export interface WorkflowContext {
   /** The keys of the workflows on the call stack, outermost first, this one's last. */
   stack: string[];
   run: RunShared;
-  /** The current step's nested call (v2). */
+  /** The current step's nested call. */
   call?: CallState;
-  /** The workflow ended with a goto to another workflow (v2). */
+  /** The workflow ended with a goto to another workflow. */
   transfer?: { to: string; stepId: string };
-  /** v2 records (WorkflowPlan.v2). */
-  v2: boolean;
+  /** Step records carry `workflowId` (WorkflowPlan.recordsWorkflowId). */
+  recordsWorkflowId: boolean;
   inputs: Record<string, unknown>;
   /** Expression data of the latest run of each step, by stepId: the fields of StepOutcome.data plus `outputs`. */
   steps: Record<string, StepState>;
@@ -269,7 +274,7 @@ export interface RunStepInput {
   workflows: RunShared['workflows'];
   /** The keys of the workflows on the call stack (WorkflowContext.stack). */
   stack: readonly string[];
-  /** A nested step (v2): `call` evaluates the call's inputs; `judge` judges the finished call (`result`). */
+  /** A nested step: `call` evaluates the call's inputs; `judge` judges the finished call (`result`). */
   phase?: 'call' | 'judge';
   result?: WorkflowResult;
 }

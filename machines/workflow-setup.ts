@@ -10,11 +10,11 @@ export interface CallDoneEvent {
 }
 
 /** Failures inside a nested call that stop the whole run, whatever the caller's chains say. */
-const FATAL: ReadonlySet<FailureCode> = new Set(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
+const FATAL: ReadonlySet<RunFailure['code']> = new Set<FailureCode>(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
 
 /** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
 export interface FailParams {
-  code: FailureCode;
+  code: RunFailure['code'];
   stepId: string;
   action?: string;
   retryLimit?: number;
@@ -38,12 +38,12 @@ export interface CriteriaParams {
  * and no entry already there changes (`recordCallSteps` completes the newest one through a new
  * array). Copying them on every step would make a run quadratic: 0.6 s of copying at 1000 steps,
  * 23 s at 5000. `context.run` is the run's shared budget and `$workflows` (one object for every
- * machine of a v2 run, by design); `countRun` and `storeCallResult` count and record into it.
+ * machine of a run with nested workflows, by design); `countRun` and `storeCallResult` count and record into it.
  * test/machines/in-place-context.test.ts checks that every snapshot observers receive holds the
  * values of its own transition.
  */
 export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, calls?: Record<string, unknown>) {
-  // Nested calls (v2) invoke other workflows' machines by key: `calls` is filled with them once
+  // Nested calls invoke other workflows' machines by key: `calls` is filled with them once
   // every workflow of the run is compiled (they may call each other), and XState looks actors up
   // by name when it invokes them, so each machine's actors inherit from the one shared object.
   const actors = Object.create(calls ?? null) as { runStep: ReturnType<typeof stepRunnerActor> };
@@ -55,7 +55,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       // On entering a step v1 cannot run, which sends no run event. (A run event that finds the
       // budget spent is answered with `runStep.budgetSpent`, which the root handles: `failBudget`.)
       budgetSpent: ({ context }) => context.run.runs >= context.run.maxSteps,
-      /** A nested step's call inputs are ready (v2). */
+      /** A nested step's call inputs are ready. */
       callReady: ({ event }) => outcomeOf(event)?.call !== undefined,
       /** A nested call from here would be deeper than the run allows. */
       depthExceeded: ({ context }) => context.depth + 1 > context.run.maxDepth,
@@ -144,7 +144,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         if (transfer) failure.transferTo = transfer.to;
         return { failure };
       }),
-      /** A retry action's workflow starts (v2): with the current workflow's inputs. */
+      /** A retry action's workflow starts: with the current workflow's inputs. */
       startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [] } })),
       /** The step records of a retry action's workflow go under the record of the attempt that retried (each carries its own workflowId). */
       recordCallSteps: assign(({ context }) => {
@@ -161,7 +161,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         const failure = context.call?.result?.failure;
         return failure ? { failure: { ...failure, via: [params.stepId, ...(failure.via ?? [])] } } : {};
       }),
-      /** The workflow ends by a goto to another workflow (v2): the run starts that one next. */
+      /** The workflow ends by a goto to another workflow: the run starts that one next. */
       transferTo: assign((_, params: { to: string; stepId: string }) => ({ transfer: { to: params.to, stepId: params.stepId } })),
       /**
        * Stores the step's outcome (from the `runStep.done` event) in `last`, appends the step to
@@ -178,7 +178,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
           outputs: ok ? (last?.outputs ?? {}) : {},
         };
         if (params.failedVia) record.failedVia = params.failedVia;
-        if (context.v2) record.workflowId = context.workflowId;
+        if (context.recordsWorkflowId) record.workflowId = context.workflowId;
         if (params.call && context.call) {
           record.steps = context.call.records;
           if (context.call.transfers.length > 0) record.transfers = context.call.transfers;

@@ -9,11 +9,11 @@
  */
 import { calledKey } from '../call-states.js';
 import { SUB_STATE } from '../state-keys.js';
-import type { ActionMeta } from '../types.js';
+import type { ActionMeta, FailureCode } from '../types.js';
 import { actionName, type TransitionConfig } from './transition-label.js';
 
 /** The fixed words of the steps level; everything else in a label is the document's. */
-export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail', unsupported: 'unsupported' } as const;
+export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail' } as const;
 
 export interface StepsNode {
   /** The state key (`s2_requestAdoption`, `succeeded`), or `start`. */
@@ -21,7 +21,7 @@ export interface StepsNode {
   kind: 'start' | 'step' | 'succeeded' | 'failed' | 'transferred';
   /** The step id, or the final's key. */
   label: string;
-  /** No edge leads here (e.g. a step after one v1 cannot run, unless a goto leads there). */
+  /** No edge leads here (e.g. a step after one that fails with a planned failure, unless a goto leads there). */
   unreachable?: true;
 }
 
@@ -32,7 +32,7 @@ export interface StepsEdge {
   labels: string[];
   /** Taken when the step failed (failure actions, "fail"); drawn in another colour. */
   failure: boolean;
-  /** A goto to another workflow (v2): the workflow's key; `to` is then the `transferred` final. */
+  /** A goto to another workflow: the workflow's key; `to` is then the `transferred` final. */
   transfer?: string;
 }
 
@@ -93,8 +93,8 @@ export function readSteps(config: object): StepsChart {
           if (label !== undefined) add(key, to, label, failureSide, transferOf(transition));
           shadowed = meta.outcome === 'fired' && meta.actionType !== 'retry' && paramOf(transition.guard, 'criteriaId') === undefined;
         } else if (transition.guard === undefined && to !== key) {
-          // Unguarded moves inside a step (a v2 retry's step run going on to its backoff) are the engine's.
-          add(key, to, failsUnsupported(transition) ? STEP_WORDS.unsupported : STEP_WORDS.fail, true);
+          // Unguarded moves inside a step (a retry's step run going on to its backoff) are the engine's.
+          add(key, to, plannedFailureWord(transition) ?? STEP_WORDS.fail, true);
         }
         // Any other guard is the engine's (budgetSpent): not a step-level edge.
       }
@@ -114,7 +114,7 @@ export function readSteps(config: object): StepsChart {
 function actionLabel(meta: ActionMeta, transition: TransitionConfig, to: string, stepIdOf: (key: string) => string, subStates: Config): string | undefined {
   if (meta.outcome === 'limitReached' || meta.outcome === 'criteriaBroken') return undefined;
   let head: string = meta.actionType;
-  if (meta.outcome === 'unsupported') head = `${meta.actionType} (${STEP_WORDS.unsupported})`;
+  if (meta.outcome === 'failed') head = `${meta.actionType} (${plannedFailureWord(transition) ?? STEP_WORDS.fail})`;
   else if (meta.actionType === 'goto') head = `goto ${transferOf(transition) === undefined ? stepIdOf(to) : `workflow ${transferOf(transition)}`}`;
   else if (meta.actionType === 'retry') {
     const limit = paramOf(transition.guard, 'retryLimit');
@@ -151,14 +151,14 @@ function targetKey(transition: TransitionConfig, machineId: string, source: stri
   return target.startsWith('#') ? undefined : source;
 }
 
-/** The workflow a goto to another workflow (v2) transfers to: its `transferTo` action's parameter. */
+/** The workflow a goto to another workflow transfers to: its `transferTo` action's parameter. */
 function transferOf(transition: TransitionConfig): string | undefined {
   const to = listOf(transition.actions).map((a) => (actionName(a) === 'transferTo' ? paramOf(a, 'to') : undefined)).find((t) => typeof t === 'string');
   return typeof to === 'string' ? to : undefined;
 }
 
 /**
- * What a v2 retry runs before it calls again, read from the sub-state it enters first:
+ * What a retry runs before it calls again, read from the sub-state it enters first:
  * `, running step refresh first` (`retryStep_<n>`), `, running workflow login first` (`retryCall_<n>`); else ''.
  */
 function retryRuns(transition: TransitionConfig, subStates: Config): string {
@@ -172,9 +172,19 @@ function retryRuns(transition: TransitionConfig, subStates: Config): string {
   return typeof stepId === 'string' ? `, running step ${stepId} first` : '';
 }
 
-function failsUnsupported(transition: TransitionConfig): boolean {
-  return listOf(transition.actions).some((a) => paramOf(a, 'code') === 'UNSUPPORTED');
+/**
+ * The word for a transition that fails with a planned failure (StepPlan.fails, ActionPlan.fails):
+ * its code in lower case; undefined for the engine's own failures.
+ */
+function plannedFailureWord(transition: TransitionConfig): string | undefined {
+  const code = listOf(transition.actions)
+    .map((a) => (actionName(a) === 'fail' ? paramOf(a, 'code') : undefined))
+    .find((c) => typeof c === 'string');
+  return typeof code === 'string' && !ENGINE_FAILURES.has(code) ? code.toLowerCase() : undefined;
 }
+
+/** The failure codes of the engine's own `fail` actions (machines/types.ts FailureCode): a step's own failure is drawn as `fail`. */
+const ENGINE_FAILURES: ReadonlySet<string> = new Set(['STEP_FAILED', 'END_ACTION', 'RETRIES_EXHAUSTED', 'STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED', 'CALL_FAILED', 'INTERNAL'] satisfies FailureCode[]);
 
 function markUnreachable(nodes: StepsNode[], edges: StepsEdge[]): void {
   const reached = new Set(['start']);

@@ -1,5 +1,5 @@
 /**
- * The steps-level chart of a v2 run's workflows (`arazzo graph --tool-runner v2`): the selected
+ * The steps-level chart of a run that nests or transfers: the selected
  * workflow's steps chart (read-steps.ts), and the chart of every workflow it can call or transfer
  * to, each drawn once, in a cluster. The first nested step that calls a workflow holds the called
  * workflow's cluster (together they form the step's cluster); any other call site points into it.
@@ -47,7 +47,7 @@ export interface WorkflowsChart {
 export const CALL_WORDS = { calls: 'calls', workflow: 'workflow' } as const;
 
 /**
- * Reads the machine configs of a v2 run's workflows (by key) into one chart, starting at `entry`.
+ * Reads the machine configs of a run's workflows (by key) into one chart, starting at `entry`.
  * A workflow without a config is pointed to but not drawn.
  */
 export function readWorkflows(entry: string, configs: ReadonlyMap<string, object>): WorkflowsChart {

@@ -52,7 +52,7 @@ export function actionName(action: unknown): string {
   return '';
 }
 
-/** `fail(UNSUPPORTED)`: an action's `code` parameter says which failure it records. */
+/** `fail(STEP_FAILED)`: an action's `code` parameter says which failure it records. */
 function actionWithCode(action: unknown): string {
   const name = actionName(action);
   const code = (action as { params?: { code?: unknown } } | undefined)?.params?.code;

@@ -7,7 +7,7 @@ const INDENT = '  ';
 const FRAME_COLOUR = '#888888';
 
 /**
- * Draws a v2 run's workflows (read-workflows.ts) as one top-to-bottom Graphviz digraph: the
+ * Draws a run's workflows (read-workflows.ts) as one top-to-bottom Graphviz digraph: the
  * selected workflow as stepsToDot draws it, each workflow it calls in a cluster inside the
  * calling step's cluster, each workflow it transfers to in a cluster beside it; `calls` edges
  * are dashed, and `calls` and transfer edges end at the cluster's border. Deterministic.

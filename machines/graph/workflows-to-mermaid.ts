@@ -6,7 +6,7 @@ const INDENT = '  ';
 const FAILURE_COLOUR = '#b22222';
 
 /**
- * Draws a v2 run's workflows (read-workflows.ts) as one Mermaid `flowchart TB`: the selected
+ * Draws a run's workflows (read-workflows.ts) as one Mermaid `flowchart TB`: the selected
  * workflow as stepsToMermaid draws it, each workflow it calls in a subgraph inside the calling
  * step's subgraph, each workflow it transfers to in a subgraph beside it; `calls` edges are dotted
  * and lead to the called workflow's `start`. Deterministic.

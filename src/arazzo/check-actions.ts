@@ -1,7 +1,7 @@
 /** Success and failure action chains: types, goto targets, retry settings, references and criteria. */
 import { checkCriteria } from './check-criteria.js';
 import type { ExpressionScope } from './expression-scope.js';
-import { RUNS_WITH_V2, type Report } from './finding.js';
+import type { Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type Reference, type Workflow } from './model.js';
 import { childPointer, isObject } from './read-fields.js';
 import { didYouMean } from './suggest.js';
@@ -28,16 +28,17 @@ export function checkAction(action: Action, side: ChainSide, scope: ExpressionSc
     case 'end':
       break;
     case 'goto':
-      if (!hasTargetConflict(action, label, report)) checkGotoTarget(action, scope.phase === 'shared' ? undefined : scope.workflow, report);
+      if (!hasTargetConflict(action, label, report)) checkGotoTarget(action, scope.phase === 'shared' ? undefined : scope.workflow, scope, report);
       break;
     case 'retry':
       if (side === 'success') {
         report.error('RETRY_IN_SUCCESS_CHAIN', typePointer, `action "${action.name ?? ''}": retry is not allowed on success (Arazzo allows only end and goto there)`);
       }
-      if (!hasTargetConflict(action, label, report)) checkRetryTarget(action, label, report);
+      if (!hasTargetConflict(action, label, report) && !scope.profile.runsNestedWorkflows) checkRetryTarget(action, label, scope, report);
       break;
     case 'replay':
-      report.warning('ACTION_NOT_SUPPORTED', typePointer, `action "${action.name ?? ''}": replay is not implemented in the v1 runner and fails when the action is dispatched; use retry or goto ${RUNS_WITH_V2}`);
+      // No profile runs replay (it is no Arazzo 1.0.1 action type); each says so in its words.
+      report.warning('ACTION_NOT_SUPPORTED', typePointer, scope.profile.findings.replay(action.name ?? ''));
       break;
     default:
       report.error('UNKNOWN_ACTION_TYPE', typePointer, `action type "${action.type}" is not one of end, goto, retry${didYouMean(action.type, ['end', 'goto', 'retry'])}`);
@@ -53,13 +54,10 @@ function hasTargetConflict(action: Action, label: string, report: Report): boole
   return true;
 }
 
-function checkGotoTarget(action: Action, workflow: Workflow | undefined, report: Report): void {
+function checkGotoTarget(action: Action, workflow: Workflow | undefined, scope: ExpressionScope, report: Report): void {
   if (action.workflowId !== undefined) {
-    report.warning(
-      'CROSS_WORKFLOW_GOTO',
-      childPointer(action.pointer, 'workflowId'),
-      `goto action "${action.name ?? ''}" jumps to workflow "${action.workflowId}"; a goto to another workflow is not supported by the v1 runner and fails when the action is dispatched ${RUNS_WITH_V2}`,
-    );
+    // A profile that runs workflow calls checks the target itself (check-workflow-calls.ts).
+    if (!scope.profile.runsNestedWorkflows) report.warning('CROSS_WORKFLOW_GOTO', childPointer(action.pointer, 'workflowId'), scope.profile.findings.workflowGoto(action.name ?? '', action.workflowId));
     return;
   }
   if (action.stepId === undefined) {
@@ -69,15 +67,12 @@ function checkGotoTarget(action: Action, workflow: Workflow | undefined, report:
   if (workflow !== undefined) checkGotoStep(action, childPointer(action.pointer, 'stepId'), workflow, report);
 }
 
-// A retry that then moves on to another step or workflow: v1 retries only the failed step itself.
-function checkRetryTarget(action: Action, label: string, report: Report): void {
+// A retry that then moves on to another step or workflow, under a profile that retries only the failed step itself.
+function checkRetryTarget(action: Action, label: string, scope: ExpressionScope, report: Report): void {
   const field = action.stepId !== undefined ? 'stepId' : action.workflowId !== undefined ? 'workflowId' : undefined;
   if (field === undefined) return;
-  report.warning(
-    'RETRY_TARGET_UNSUPPORTED',
-    childPointer(action.pointer, field),
-    `${label} names ${field === 'stepId' ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`}; a retry with a target is not supported by the v1 runner and fails when the action is dispatched ${RUNS_WITH_V2}`,
-  );
+  const what = field === 'stepId' ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
+  report.warning('RETRY_TARGET_UNSUPPORTED', childPointer(action.pointer, field), scope.profile.findings.retryTarget(label, what));
 }
 
 function checkGotoStep(action: Action, at: string, workflow: Workflow, report: Report): void {

@@ -1,7 +1,7 @@
-/** Criteria checks: which criterion types the v1 runner executes, `context`, and condition syntax. */
+/** Criteria checks: which criterion types the runner profile executes, `context`, and condition syntax. */
 import { checkCondition } from './check-expressions.js';
 import type { ExpressionScope } from './expression-scope.js';
-import { RUNS_WITH_V2, type Report } from './finding.js';
+import type { Report } from './finding.js';
 import type { Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
 
@@ -17,27 +17,18 @@ export function checkCriteria(criteria: readonly Criterion[], where: 'success' |
   for (const criterion of criteria) {
     const typePointer = childPointer(criterion.pointer, 'type');
     if (NON_SIMPLE.has(criterion.type)) {
-      if (where === 'success') {
-        report.warning('SUCCESS_CRITERION_SKIPPED', typePointer, `${criterion.type} success criteria are not supported by the v1 runner; this criterion will be skipped (with a warning) at runtime ${RUNS_WITH_V2}`);
-      } else {
-        report.warning(
-          'UNSUPPORTED_ACTION_CRITERION',
-          typePointer,
-          `${criterion.type} criteria on an action are not supported by the v1 runner and fail when the action is considered; use a simple condition ${RUNS_WITH_V2}`,
-        );
-      }
+      // A profile that evaluates them checks them itself (check-v2.ts).
+      if (scope.profile.evaluatesTypedCriteria) continue;
+      if (where === 'success') report.warning('SUCCESS_CRITERION_SKIPPED', typePointer, scope.profile.findings.successCriterionType(criterion.type));
+      else report.warning('UNSUPPORTED_ACTION_CRITERION', typePointer, scope.profile.findings.actionCriterionType(criterion.type));
       continue;
     }
     if (criterion.type !== 'simple') {
       report.error('UNKNOWN_CRITERION_TYPE', typePointer, `criterion type "${criterion.type}" is not one of simple, regex, jsonpath, xpath`);
       continue;
     }
-    if (criterion.context !== undefined && criterion.context.trim() !== '') {
-      report.warning(
-        'CRITERION_CONTEXT_UNSUPPORTED',
-        childPointer(criterion.pointer, 'context'),
-        `a simple criterion with a context is not supported by the v1 runner and fails when it is evaluated; drop "context" and put the expression in the condition ${RUNS_WITH_V2}`,
-      );
+    if (scope.profile.refusesCriterionContext && criterion.context !== undefined && criterion.context.trim() !== '') {
+      report.warning('CRITERION_CONTEXT_UNSUPPORTED', childPointer(criterion.pointer, 'context'), scope.profile.findings.criterionContext());
     }
     if (criterion.condition !== undefined) checkCondition(criterion.condition, childPointer(criterion.pointer, 'condition'), scope, report);
   }

@@ -1,11 +1,12 @@
 /** Uniqueness of workflow ids, step ids and source names; workflow and source cross-references. */
-import { RUNS_WITH_V2, type Report } from './finding.js';
+import type { Report } from './finding.js';
 import type { ArazzoDocument } from './model.js';
+import type { RunnerProfile } from './runner-profile.js';
 import { childPointer } from './read-fields.js';
 import { didYouMean } from './suggest.js';
 
 /** Reports duplicate workflowIds, stepIds (per workflow) and source names, unknown `dependsOn` workflows and source types. */
-export function checkIds(doc: ArazzoDocument, report: Report): void {
+export function checkIds(doc: ArazzoDocument, report: Report, profile: RunnerProfile): void {
   const names = new Set<string>();
   for (const source of doc.sourceDescriptions) {
     if (source.name !== undefined) {
@@ -13,7 +14,7 @@ export function checkIds(doc: ArazzoDocument, report: Report): void {
       names.add(source.name);
     }
     if (source.type === 'arazzo') {
-      report.warning('UNSUPPORTED_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source "${source.name ?? ''}" is an Arazzo document; the v1 runner only calls OpenAPI sources, so steps that use it fail at runtime ${RUNS_WITH_V2}`);
+      if (!profile.runsNestedWorkflows) report.warning('UNSUPPORTED_SOURCE_TYPE', childPointer(source.pointer, 'type'), profile.findings.arazzoSource(source.name ?? ''));
     } else if (source.type !== undefined && source.type !== 'openapi') {
       report.error('INVALID_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source type "${source.type}" is not "openapi" or "arazzo"`);
     }

@@ -1,7 +1,7 @@
 /**
- * What `--tool-runner v2` changes in validation: the v1 findings about constructs v2 runs (typed
- * criteria, a context) give way to v2's own checks of them, and the findings about constructs the
- * v2 contract runs but this version does not yet say so instead of pointing at v2.
+ * The checks of the constructs a profile that runs them (v2) adds to validation: typed criteria,
+ * a context, and workflow calls. The base checks leave these constructs to it (they warn only
+ * when the profile refuses them, runner-profile.ts).
  */
 import { loadCriterionLibraries, TYPES_WITH_LIBRARY, type CriterionLibraries } from '../expressions/criterion-libraries.js';
 import { compileJsonPath } from '../expressions/jsonpath-criterion.js';
@@ -9,35 +9,17 @@ import { parseExpression } from '../expressions/parse-expression.js';
 import { compileRegexCriterion } from '../expressions/regex-criterion.js';
 import { checkXPath } from '../expressions/xpath-criterion.js';
 import { allCriteria } from './all-criteria.js';
-import { RUNS_WITH_V2, type Finding, type Report } from './finding.js';
+import type { Report } from './finding.js';
 import type { ArazzoDocument, Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
-import { CALLS_RUN_BY_V2, checkWorkflowCalls } from './check-workflow-calls.js';
-import { NOT_YET_IN_V2 } from './runner-version.js';
+import { checkWorkflowCalls } from './check-workflow-calls.js';
 
-/** v1 findings about what v2 runs: v2 checks those constructs itself. */
-const RUN_BY_V2 = new Set(['SUCCESS_CRITERION_SKIPPED', 'UNSUPPORTED_ACTION_CRITERION', 'CRITERION_CONTEXT_UNSUPPORTED', 'OPERATION_PATH_UNSUPPORTED', 'REPLACEMENTS_UNSUPPORTED']);
-
-/** Re-words findings and adds v2's checks to `report`; loads a criterion library only when the document uses its type. */
+/** Adds the checks of typed criteria and workflow calls to `report`; loads a criterion library only when the document uses its type. */
 export async function checkForV2(doc: ArazzoDocument, report: Report): Promise<void> {
-  const kept = report.findings.filter((finding) => !RUN_BY_V2.has(finding.code) && !CALLS_RUN_BY_V2.has(finding.code)).map(forV2);
-  report.findings.splice(0, report.findings.length, ...kept);
   const criteria = allCriteria(doc);
   const libraries = await loadCriterionLibraries(new Set(criteria.map((c) => c.type).filter((type) => TYPES_WITH_LIBRARY.has(type))));
   for (const criterion of criteria) checkCriterion(criterion, libraries, report);
   checkWorkflowCalls(doc, report);
-}
-
-/** A v1 finding as v2 words it: a construct the v2 contract runs but this version does not is "not yet supported". */
-function forV2(finding: Finding): Finding {
-  if (!finding.message.endsWith(RUNS_WITH_V2)) return finding;
-  let message = finding.message.slice(0, -RUNS_WITH_V2.length).trimEnd();
-  if (finding.code === 'ACTION_NOT_SUPPORTED') {
-    // replay is no Arazzo 1.0.1 action type: v2 does not run it either.
-    return { ...finding, message: message.replace('is not implemented in the v1 runner', 'is not an Arazzo 1.0.1 action type') };
-  }
-  message = message.replaceAll('the v1 runner', 'the v2 runner');
-  return { ...finding, message: `${message} ${NOT_YET_IN_V2}` };
 }
 
 function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, report: Report): void {

@@ -6,14 +6,11 @@
  * a dependsOn cycle is an error, a cycle of nested calls a warning (criteria may end it;
  * --tool-max-depth stops it otherwise).
  */
-import { type Finding, type Report } from './finding.js';
+import type { Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Workflow } from './model.js';
 import { childPointer } from './read-fields.js';
 import { didYouMean } from './suggest.js';
 import { sourceWorkflow } from './workflow-references.js';
-
-/** v1 findings whose constructs v2 runs (Arazzo sources included). */
-export const CALLS_RUN_BY_V2: ReadonlySet<Finding['code']> = new Set(['NESTED_WORKFLOW_UNSUPPORTED', 'CROSS_WORKFLOW_GOTO', 'RETRY_TARGET_UNSUPPORTED', 'DEPENDS_ON_UNSUPPORTED', 'UNSUPPORTED_SOURCE_TYPE']);
 
 export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
   const ids = doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));

@@ -4,37 +4,41 @@ import { checkCriteria } from './check-criteria.js';
 import { checkExpressionString, checkTemplate } from './check-expressions.js';
 import { checkParameters } from './check-parameters.js';
 import { indexSteps, type ExpressionScope } from './expression-scope.js';
-import { RUNS_WITH_V2, type Report } from './finding.js';
+import type { Report } from './finding.js';
 import type { ArazzoDocument, Step, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
+import type { RunnerProfile } from './runner-profile.js';
 import { arrayField, childPointer, isObject } from './read-fields.js';
 
 const OPERATION_FIELDS = ['operationId', 'operationPath', 'workflowId'] as const;
 
-/** Checks every workflow of the document: steps, parameters, bodies, criteria, outputs and action chains. */
-export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report): void {
+/**
+ * Checks every workflow of the document: steps, parameters, bodies, criteria, outputs and action
+ * chains; a construct `profile` refuses is a warning in its words.
+ */
+export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report, profile: RunnerProfile): void {
   for (const workflow of doc.workflows) {
     const stepIndexes = indexSteps(workflow);
-    const scope: ExpressionScope = { doc, parsed, workflow, stepIndexes, phase: 'request' };
+    const scope: ExpressionScope = { doc, profile, parsed, workflow, stepIndexes, phase: 'request' };
     const callsOperations = workflow.steps.some((step) => step.workflowId === undefined);
     checkParameters(workflow.parameters, scope, callsOperations, report);
-    checkDependsOn(workflow, report);
+    if (!profile.runsDependencies) checkDependsOn(workflow, profile, report);
     // A step's pointer ends with its index in the workflow's raw `steps` list (build-model.ts), so
     // the raw step is looked up there (or, failing that, by its pointer from the root).
     const rawWorkflow = rawAt(workflow.pointer);
     const rawSteps = isObject(rawWorkflow) ? arrayField(rawWorkflow, 'steps') : undefined;
     workflow.steps.forEach((step, index) => {
       const rawStep = rawSteps?.[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))] ?? rawAt(step.pointer);
-      checkStep(step, rawStep, { doc, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report);
+      checkStep(step, rawStep, { doc, profile, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report);
     });
-    checkChain(workflow.successActions, 'success', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
-    checkChain(workflow.failureActions, 'failure', { doc, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
-    checkOutputs(workflow.outputs, childPointer(workflow.pointer, 'outputs'), { doc, parsed, workflow, stepIndexes, phase: 'workflow' }, report);
+    checkChain(workflow.successActions, 'success', { doc, profile, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
+    checkChain(workflow.failureActions, 'failure', { doc, profile, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
+    checkOutputs(workflow.outputs, childPointer(workflow.pointer, 'outputs'), { doc, profile, parsed, workflow, stepIndexes, phase: 'workflow' }, report);
   }
 }
 
 function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt: (pointer: string) => unknown, report: Report): void {
-  checkOperationFields(step, rawStep, report);
+  checkOperationFields(step, rawStep, request.profile, report);
   const response: ExpressionScope = { ...request, phase: 'response' };
   checkParameters(step.parameters, request, step.workflowId === undefined, report);
   if (step.requestBody) {
@@ -43,12 +47,8 @@ function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt
     for (const replacement of body.replacements) {
       if (replacement.value !== undefined) checkTemplate(replacement.value, childPointer(replacement.pointer, 'value'), request, report, true);
     }
-    if (body.replacements.length > 0) {
-      report.warning(
-        'REPLACEMENTS_UNSUPPORTED',
-        childPointer(body.pointer, 'replacements'),
-        `step "${step.stepId ?? ''}" has requestBody.replacements, which the v1 runner does not apply; the step fails before its request is sent ${RUNS_WITH_V2}`,
-      );
+    if (body.replacements.length > 0 && !request.profile.appliesReplacements) {
+      report.warning('REPLACEMENTS_UNSUPPORTED', childPointer(body.pointer, 'replacements'), request.profile.findings.replacements(step.stepId ?? ''));
     }
   }
   checkCriteria(step.successCriteria, 'success', response, report);
@@ -57,8 +57,8 @@ function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt
   checkChain(step.onFailure, 'failure', response, rawAt, report);
 }
 
-// The spec's rows: none of the three is an error; operationPath and nested workflows are warnings.
-function checkOperationFields(step: Step, raw: unknown, report: Report): void {
+// The spec's rows: none of the three is an error; operationPath and nested workflows are warnings when the profile refuses them.
+function checkOperationFields(step: Step, raw: unknown, profile: RunnerProfile, report: Report): void {
   const present: string[] = [];
   if (isObject(raw)) for (let i = 0; i < OPERATION_FIELDS.length; i++) if (raw[OPERATION_FIELDS[i]!] !== undefined && raw[OPERATION_FIELDS[i]!] !== null) present.push(OPERATION_FIELDS[i]!);
   if (present.length === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
@@ -68,23 +68,19 @@ function checkOperationFields(step: Step, raw: unknown, report: Report): void {
   } else if (present.length > 1) {
     report.error('STEP_OPERATION_CONFLICT', childPointer(step.pointer, present[1] ?? ''), `${label} has ${present.join(' and ')}; give exactly one`);
   }
-  if (step.operationPath !== undefined) {
-    report.warning('OPERATION_PATH_UNSUPPORTED', childPointer(step.pointer, 'operationPath'), `${label} uses operationPath, which the v1 runner does not support; the step fails at runtime, use operationId ${RUNS_WITH_V2}`);
+  if (step.operationPath !== undefined && !profile.runsOperationPaths) {
+    report.warning('OPERATION_PATH_UNSUPPORTED', childPointer(step.pointer, 'operationPath'), profile.findings.operationPath(label));
   }
-  if (step.workflowId !== undefined) {
-    report.warning('NESTED_WORKFLOW_UNSUPPORTED', childPointer(step.pointer, 'workflowId'), `${label} runs workflow "${step.workflowId}"; nested workflows are not supported by the v1 runner, so the step fails at runtime ${RUNS_WITH_V2}`);
+  if (step.workflowId !== undefined && !profile.runsNestedWorkflows) {
+    report.warning('NESTED_WORKFLOW_UNSUPPORTED', childPointer(step.pointer, 'workflowId'), profile.findings.nestedWorkflow(label, step.workflowId));
   }
 }
 
-// v1 runs only the selected workflow, so a workflow with dependencies would run without them.
-function checkDependsOn(workflow: Workflow, report: Report): void {
+// A profile that does not run dependencies runs only the selected workflow, so a workflow with dependencies would run without them.
+function checkDependsOn(workflow: Workflow, profile: RunnerProfile, report: Report): void {
   if (workflow.dependsOn.length === 0) return;
   const names = workflow.dependsOn.map((id) => `"${id}"`).join(', ');
-  report.warning(
-    'DEPENDS_ON_UNSUPPORTED',
-    childPointer(workflow.pointer, 'dependsOn'),
-    `workflow "${workflow.workflowId ?? ''}" depends on ${names}; the v1 runner does not run dependencies, so it refuses to run this workflow ${RUNS_WITH_V2}`,
-  );
+  report.warning('DEPENDS_ON_UNSUPPORTED', childPointer(workflow.pointer, 'dependsOn'), profile.findings.dependsOn(workflow.workflowId ?? '', names));
 }
 
 function checkOutputs(outputs: Record<string, string>, pointer: string, scope: ExpressionScope, report: Report): void {
@@ -93,10 +89,10 @@ function checkOutputs(outputs: Record<string, string>, pointer: string, scope: E
 }
 
 /** Checks the reusable components: parameter locations and actions (without a workflow to resolve goto or step references). */
-export function checkComponents(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report): void {
+export function checkComponents(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report, profile: RunnerProfile): void {
   const components = doc.components;
   if (!components) return;
-  const shared: ExpressionScope = { doc, parsed, phase: 'shared' };
+  const shared: ExpressionScope = { doc, profile, parsed, phase: 'shared' };
   checkParameters(Object.values(components.parameters), shared, false, report);
   for (const action of Object.values(components.successActions)) checkChain([action], 'success', shared, rawAt, report);
   for (const action of Object.values(components.failureActions)) checkChain([action], 'failure', shared, rawAt, report);

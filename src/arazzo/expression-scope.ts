@@ -1,6 +1,7 @@
 /** Where an expression sits, which decides what it may refer to. */
 import type { ArazzoDocument, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
+import type { RunnerProfile } from './runner-profile.js';
 
 /**
  * `request`: parameters and request bodies (the step's response does not exist yet);
@@ -11,6 +12,8 @@ export type Phase = 'request' | 'response' | 'workflow' | 'shared';
 
 export interface ExpressionScope {
   doc: ArazzoDocument;
+  /** The runner profile the document is checked for: a construct it refuses is a warning in its words. */
+  profile: RunnerProfile;
   phase: Phase;
   /** The validation's parsed expressions and conditions, shared by all scopes. */
   parsed: ParseMemo;

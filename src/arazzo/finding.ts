@@ -66,9 +66,6 @@ export type FindingCode =
 
 export type Severity = 'error' | 'warning';
 
-/** The end of every message about a construct the v1 runner does not support, in findings and at runtime. */
-export const RUNS_WITH_V2 = '(runs with --tool-runner v2)';
-
 /** One problem found in a document, located by JSON pointer and (when known) line and column. */
 export interface Finding {
   code: FindingCode;

@@ -2,6 +2,7 @@ import type { Style } from '../output/style.js';
 import { stripControls } from '../http/printable.js';
 import type { Finding, FindingCode } from './finding.js';
 import type { LoadedDocument } from './model.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from './runner-profile.js';
 
 /** One finding as a compiler-style line: `file:line:col severity CODE message` (severity coloured by `style`). */
 export function formatFinding(finding: Finding, file: string, style: Style): string {
@@ -32,8 +33,8 @@ const CONSEQUENCES: Partial<Record<FindingCode, string>> = {
 };
 
 /** The closing line of `arazzo validate`: the verdict, with counts and what warnings mean at runtime. With `strict`, warnings fail too. */
-export function formatSummary(doc: LoadedDocument, findings: readonly Finding[], options: { strict?: boolean; runner?: 'v1' | 'v2' } = {}): string {
-  const runner = options.runner ?? 'v1';
+export function formatSummary(doc: LoadedDocument, findings: readonly Finding[], options: { strict?: boolean; profile?: RunnerProfile } = {}): string {
+  const runner = (options.profile ?? DEFAULT_PROFILE).name;
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warnings = findings.length - errors;
   if (errors > 0) {

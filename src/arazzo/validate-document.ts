@@ -8,16 +8,16 @@ import { checkComponents, checkWorkflows } from './check-workflows.js';
 import { locateFindings, Report, sortFindings, type Finding } from './finding.js';
 import type { LoadedDocument } from './model.js';
 import { ParseMemo } from './parse-memo.js';
-import type { RunnerVersion } from './runner-version.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from './runner-profile.js';
 
 export interface ValidateOptions {
   /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
   loadOperations?: LoadOperations;
-  /** v2: every operation of a source description (its url as written), for operationPath steps; without it they are not looked up. */
+  /** Every operation of a source description (its url as written), for operationPath steps; without it they are not looked up. */
   loadPathOperations?: LoadPathOperations;
-  /** The runner the document is checked for (v1 by default); v2 adds its own checks (check-v2.ts). */
-  runner?: RunnerVersion;
-  /** v2: the workflow ids of an Arazzo source (its url as written), or undefined to skip it; without it they are not checked. */
+  /** The runner profile the document is checked for (v1 by default); one that checks the constructs it runs adds those checks (check-v2.ts). */
+  profile?: RunnerProfile;
+  /** The workflow ids of an Arazzo source (its url as written), or undefined to skip it; without it they are not checked. */
   loadSourceWorkflows?: LoadSourceWorkflows;
 }
 
@@ -26,17 +26,18 @@ export interface ValidateOptions {
  * findings in file order; never throws for a problem in the document.
  */
 export async function validateDocument(doc: LoadedDocument, options: ValidateOptions = {}): Promise<Finding[]> {
+  const profile = options.profile ?? DEFAULT_PROFILE;
   const report = new Report();
   const rawAt = (pointer: string): unknown => resolvePointer(doc.raw, parsePointer(pointer));
   checkStructure(doc.raw, report);
-  checkIds(doc.model, report);
+  checkIds(doc.model, report, profile);
   const parsed = new ParseMemo();
-  checkWorkflows(doc.model, rawAt, parsed, report);
-  checkComponents(doc.model, rawAt, parsed, report);
+  checkWorkflows(doc.model, rawAt, parsed, report, profile);
+  checkComponents(doc.model, rawAt, parsed, report, profile);
   await checkOperations(doc.model, options.loadOperations, report);
-  if (options.runner === 'v2') {
+  if (profile.checksRunConstructs) {
     await (await import('./check-v2.js')).checkForV2(doc.model, report);
-    (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report);
+    (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report, profile);
     await (await import('./check-operation-paths.js')).checkOperationPaths(doc.model, options.loadPathOperations, report);
     await (await import('./check-replacements.js')).checkReplacements(doc.model, report);
     if (options.loadSourceWorkflows) await (await import('./check-source-workflows.js')).checkSourceWorkflows(doc.model, options.loadSourceWorkflows, report);

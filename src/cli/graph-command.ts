@@ -49,7 +49,7 @@ export class GraphCommand extends ToolCommand {
   runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
 
   async execute(): Promise<number> {
-    const runner = resolveRunner(this.runner, this.context.env);
+    const profile = resolveRunner(this.runner, this.context.env);
     const { loadDocument } = await import('../arazzo/load-document.js');
     const { validateDocument } = await import('../arazzo/validate-document.js');
     const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
@@ -61,18 +61,18 @@ export class GraphCommand extends ToolCommand {
     const store = openDocumentStore(this.context.env);
     const doc = await loadDocument(this.file, { cwd: this.context.cwd, ...(store ? { store } : {}) });
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.
-    if (!reportFindings(await validateDocument(doc, { runner }), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
+    if (!reportFindings(await validateDocument(doc, { profile }), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
 
     const { criteriaOptionsFor } = await import('../run/criteria-options.js');
-    const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, runner));
+    const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, profile));
     const machine = drawingMachine(plan);
-    const workflows = runner === 'v2' && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, runner)) : undefined;
+    const workflows = profile.runsNestedWorkflows && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, profile)) : undefined;
     const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(machine.config);
     this.context.stdout.write(text);
     return EXIT.OK;
   }
 
-  /** v2: the chart of the workflow and every workflow it calls or transfers to, when it calls or transfers at all (else undefined: one workflow's chart). */
+  /** A profile that runs nested workflows: the chart of the workflow and every workflow it calls or transfers to, when it calls or transfers at all (else undefined: one workflow's chart). */
   private async reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
     const { planReachable } = await import('../run/plan-reachable.js');
     const { drawingConfigs } = await import('../run/drawing-configs.js');

@@ -1,4 +1,4 @@
-import type { RunnerVersion } from '../arazzo/runner-version.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 
 /** Most characters of a `--input k:=<json>` value. */
@@ -6,17 +6,17 @@ const MAX_JSON_INPUT_CHARS = 1024 * 1024;
 
 /**
  * Parses repeated `--input key=value` flags into a map; a flag without `=` or with an empty key is
- * a usage error. In v2, `--input key:=<json>` gives a JSON value (an invalid one is a usage error);
- * v1 keeps `key:` as the name, as it always has.
+ * a usage error. With a profile that types inputs (v2), `--input key:=<json>` gives a JSON value
+ * (an invalid one is a usage error); otherwise `key:` stays the name, as it always has in v1.
  */
-export function parseInputFlags(flags: readonly string[], runner: RunnerVersion = 'v1'): Record<string, unknown> {
+export function parseInputFlags(flags: readonly string[], profile: RunnerProfile = DEFAULT_PROFILE): Record<string, unknown> {
   const inputs: Record<string, unknown> = Object.create(null);
   for (const flag of flags) {
     const eq = flag.indexOf('=');
     if (eq <= 0) {
       throw new CommandUsageError(`--input ${JSON.stringify(flag)} is not key=value`, 'Write it as --input petId=42 (repeat --input for each input).');
     }
-    if (runner === 'v2' && flag[eq - 1] === ':' && eq > 1) {
+    if (profile.typesInputs && flag[eq - 1] === ':' && eq > 1) {
       inputs[flag.slice(0, eq - 1)] = parseJsonInput(flag.slice(0, eq - 1), flag.slice(eq + 1));
       continue;
     }
@@ -57,8 +57,8 @@ export interface InputFlags {
  * CommandUsageError (exit 2) for a malformed flag, an unset variable or a name given by both
  * --input and --input-env; FileError (exit 2, file:line:col) for a bad inputs file.
  */
-export async function resolveInputs(flags: InputFlags, env: Record<string, string | undefined>, cwd: string, runner: RunnerVersion = 'v1'): Promise<RunInputs> {
-  const given = parseInputFlags(flags.input, runner);
+export async function resolveInputs(flags: InputFlags, env: Record<string, string | undefined>, cwd: string, profile: RunnerProfile = DEFAULT_PROFILE): Promise<RunInputs> {
+  const given = parseInputFlags(flags.input, profile);
   const fromEnv = parseInputEnvFlags(flags.inputEnv, env);
   for (const name of Object.keys(fromEnv)) {
     if (Object.hasOwn(given, name)) throw new CommandUsageError(`input "${name}" is given by both --input and --input-env`, 'Give each input once.');

@@ -1,18 +1,18 @@
-import { RUNS_WITH_V2 } from '../arazzo/finding.js';
-import { RUNNER_VERSIONS, type RunnerVersion } from '../arazzo/runner-version.js';
+import { DEFAULT_PROFILE, profileNamed, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 
 /** The description of `--tool-runner`, the same on run, validate and graph. */
 export const RUNNER_FLAG_DESCRIPTION = 'Runner contract: v1 (default) or v2; the TOOL_RUNNER environment variable sets the default';
 
 /**
- * The runner a command follows: `--tool-runner` when given, else `TOOL_RUNNER`, else v1. Throws
- * CommandUsageError (exit 2) for any other value, naming where it came from.
+ * The runner profile a command follows: `--tool-runner` when given, else `TOOL_RUNNER`, else v1.
+ * Throws CommandUsageError (exit 2) for any other value, naming where it came from.
  */
-export function resolveRunner(flag: string | undefined, env: Record<string, string | undefined>): RunnerVersion {
+export function resolveRunner(flag: string | undefined, env: Record<string, string | undefined>): RunnerProfile {
   const fromEnv = env.TOOL_RUNNER === undefined || env.TOOL_RUNNER === '' ? undefined : env.TOOL_RUNNER;
-  const value = flag ?? fromEnv ?? 'v1';
-  if ((RUNNER_VERSIONS as readonly string[]).includes(value)) return value as RunnerVersion;
+  const value = flag ?? fromEnv ?? DEFAULT_PROFILE.name;
+  const profile = profileNamed(value);
+  if (profile !== undefined) return profile;
   const where = flag !== undefined ? '--tool-runner' : 'the TOOL_RUNNER environment variable';
   throw new CommandUsageError(`${where} must be v1 or v2, got ${JSON.stringify(value)}`, `Use --tool-runner v1 (the default) or --tool-runner v2.`);
 }
@@ -20,16 +20,14 @@ export function resolveRunner(flag: string | undefined, env: Record<string, stri
 const BIND = /^([^=]+)=(.+)$/s;
 
 /**
- * The `--tool-bind <source>=<api>` flags as a map from source name to API name (v2). The v1 runner
- * does not bind: any flag is refused with the v2 hint. Throws CommandUsageError (exit 2) for that,
+ * The `--tool-bind <source>=<api>` flags as a map from source name to API name. A profile that
+ * does not bind refuses any flag in its own words. Throws CommandUsageError (exit 2) for that,
  * for a flag without `=` or with an empty side, and for a source bound to two different APIs.
  */
-export function parseBindFlags(values: readonly string[], runner: RunnerVersion): ReadonlyMap<string, string> {
+export function parseBindFlags(values: readonly string[], profile: RunnerProfile): ReadonlyMap<string, string> {
   const binds = new Map<string, string>();
   if (values.length === 0) return binds;
-  if (runner === 'v1') {
-    throw new CommandUsageError(`--tool-bind is not supported by the v1 runner ${RUNS_WITH_V2}`, 'Bind the source with x-tool-api: <api-name> on its sourceDescriptions entry, or run with --tool-runner v2.');
-  }
+  if (!profile.allowsBind) throw new CommandUsageError(profile.refusals.bind.message, profile.refusals.bind.hint);
   for (const value of values) {
     const match = BIND.exec(value);
     const source = match?.[1]?.trim() ?? '';

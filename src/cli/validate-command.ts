@@ -44,7 +44,7 @@ export class ValidateCommand extends ToolCommand {
   allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
 
   async execute(): Promise<number> {
-    const runner = resolveRunner(this.runner, this.context.env);
+    const profile = resolveRunner(this.runner, this.context.env);
     const { resolve } = await import('node:path');
     const { loadDocument } = await import('../arazzo/load-document.js');
     const { validateDocument } = await import('../arazzo/validate-document.js');
@@ -57,8 +57,8 @@ export class ValidateCommand extends ToolCommand {
     const denied = await toolFolders(this.context.env);
     const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));
     const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
-    const loadSourceWorkflows = runner === 'v2' ? (await import('./source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
-    const findings = await validateDocument(doc, { loadOperations, loadPathOperations: loadOperations.paths, runner, ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}) });
+    const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('./source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
+    const findings = await validateDocument(doc, { loadOperations, loadPathOperations: loadOperations.paths, profile, ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}) });
     // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
     if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
     const valid = !findings.some((finding) => finding.severity === 'error' || this.strict);
@@ -69,7 +69,7 @@ export class ValidateCommand extends ToolCommand {
       // Findings are this command's data, so they go to stdout, coloured only when stdout is a terminal.
       const style = styleFor(this.context.stdoutIsTTY && this.context.colors);
       const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
-      lines.push(formatSummary(doc, findings, { strict: this.strict, runner }));
+      lines.push(formatSummary(doc, findings, { strict: this.strict, profile }));
       this.context.stdout.write(`${lines.join('\n')}\n`);
     }
     return valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;

@@ -44,12 +44,12 @@ export interface SharedRunFlags {
 
 /**
  * Checks and resolves what `arazzo run` and `arazzo replay` share into runWorkflowFile's options:
- * the runner, the bindings, the inputs, the limits and the read rules. Throws usage errors (exit 2).
+ * the runner profile, the bindings, the inputs, the limits and the read rules. Throws usage errors (exit 2).
  */
 export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { env: Record<string, string | undefined>; cwd: string }) {
-  const runner = resolveRunner(flags.runner, context.env);
-  const binds = parseBindFlags(flags.bind, runner);
-  const given = await resolveInputs({ input: flags.inputs, inputEnv: flags.inputEnv, inputsFile: flags.inputsFile }, context.env, context.cwd, runner);
+  const profile = resolveRunner(flags.runner, context.env);
+  const binds = parseBindFlags(flags.bind, profile);
+  const given = await resolveInputs({ input: flags.inputs, inputEnv: flags.inputEnv, inputsFile: flags.inputsFile }, context.env, context.cwd, profile);
   return {
     inputs: given.inputs,
     secretInputs: given.secrets,
@@ -63,7 +63,7 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     bodyLimit: parseCount('--tool-body-limit', flags.bodyLimit, 0, 50 * 1024 * 1024),
     allowRefHosts: await parseRefHosts(flags.allowRefHosts),
     allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd),
-    runner,
+    profile,
     binds,
   };
 }

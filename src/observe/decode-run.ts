@@ -178,6 +178,8 @@ function takenTransition(transition: TransitionDefinition): TakenTransition {
     if (typeof type === 'string') taken.guard = type;
     if (typeof params === 'object' && params !== null) taken.guardParams = params as Record<string, unknown>;
   }
+  const failCode = transition.actions.map((action) => failCodeOf(action)).find((code) => code !== undefined);
+  if (failCode !== undefined) taken.failCode = failCode;
   if (transition.meta !== undefined) taken.meta = transition.meta as ActionMeta;
   if (transition.description !== undefined) taken.description = transition.description;
   return taken;
@@ -187,6 +189,13 @@ function actionName(action: unknown): string {
   if (typeof action === 'string') return action;
   const type = (action as { type?: unknown } | null)?.type;
   return typeof type === 'string' ? type : '';
+}
+
+/** The `code` parameter of a `fail` action, else undefined. */
+function failCodeOf(action: unknown): string | undefined {
+  if (actionName(action) !== 'fail') return undefined;
+  const code = (action as { params?: { code?: unknown } }).params?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** The step outcome a `runStep.done` event (or a nested call's done event) carries. */

@@ -294,7 +294,8 @@ function edgeLabel(transition: TakenTransition, target: string, stepIds: Readonl
   if (meta !== undefined) {
     if (meta.outcome === 'limitReached') return `${meta.action}: retry limit reached`;
     if (meta.outcome === 'criteriaBroken') return `${meta.action}: criteria cannot be evaluated`;
-    if (meta.outcome === 'unsupported') return `${meta.action}: ${meta.actionType} unsupported`;
+    // A planned failure (a construct the runner profile refuses): its code, as the steps chart words it (`end unsupported`).
+    if (meta.outcome === 'failed') return `${meta.action}: ${meta.actionType} ${(transition.failCode ?? 'failed').toLowerCase()}`;
     if (meta.actionType === 'goto') return `${meta.action}: goto ${stepIds.get(target) ?? target}`;
     if (meta.actionType === 'retry') {
       const limit = transition.guardParams?.retryLimit;

@@ -32,6 +32,8 @@ export interface TakenTransition {
   guardParams?: Readonly<Record<string, unknown>>;
   /** Names of its actions, in order. */
   actions: readonly string[];
+  /** The code its `fail` action records, when it has one (a planned failure's code: `UNSUPPORTED`). */
+  failCode?: string;
   /** An Arazzo action's transition (machines/chain-transitions.ts): which action, and what happened. */
   meta?: ActionMeta;
   /** The transition's description: an action's label. */

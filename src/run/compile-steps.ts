@@ -1,6 +1,6 @@
 import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
-import type { RunnerVersion } from '../arazzo/runner-version.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { ToolError } from '../errors/tool-error.js';
 import { compileTemplate } from '../expressions/compile-template.js';
 import type { ExpressionContext } from '../expressions/context.js';
@@ -18,7 +18,7 @@ import type { StepCriteria } from './plan-workflow.js';
 export interface StepProgram extends StepCriteria {
   stepId: string;
   index: number;
-  /** Absent for steps without an operationId (v1 cannot run them: the machine fails them). */
+  /** Absent for a step without an operation to call: a nested workflow step, or one the profile refuses (the machine fails it). */
   operation?: Operation;
   source?: BoundSource;
   /** Base URL requests of this step go to. */
@@ -104,13 +104,13 @@ function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, ste
 /**
  * Compiles what a step sends and keeps into `program`: its operation found among the bound
  * sources, its base URL chosen, parameter and body templates and outputs parsed. A step without an
- * operationId is left as it is, unless v2 runs its operationPath (`runner`, v1 by default; v2 also
- * compiles the body's replacements). Template warnings (a `$` string that stays literal) are
+ * operationId is left as it is, unless the profile (v1 by default) runs its operationPath or its
+ * nested workflow; a profile that applies replacements compiles the body's. Template warnings (a `$` string that stays literal) are
  * appended to `warnings`. Throws StepPreparationError before any request is sent.
  */
-export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[], runner: RunnerVersion = 'v1'): void {
-  if (runner === 'v2' && step.operationId === undefined && step.workflowId !== undefined) return compileCall(doc, workflow, step, program, warnings);
-  if (step.operationId === undefined && (runner === 'v1' || step.operationPath === undefined)) return;
+export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[], profile: RunnerProfile = DEFAULT_PROFILE): void {
+  if (profile.runsNestedWorkflows && step.operationId === undefined && step.workflowId !== undefined) return compileCall(doc, workflow, step, program, warnings);
+  if (step.operationId === undefined && (!profile.runsOperationPaths || step.operationPath === undefined)) return;
   const stepId = program.stepId;
   const { operation, source } = findOperation(step, sources);
   program.operation = operation;
@@ -147,7 +147,7 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
     const local: TemplateWarning[] = [];
     program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local) };
     for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
-    if (runner === 'v2' && step.requestBody.replacements.length > 0) {
+    if (profile.appliesReplacements && step.requestBody.replacements.length > 0) {
       program.body.replacements = compileReplacements(step.requestBody, step.requestBody.contentType ?? operation.requestBody?.contentTypes[0], warnings);
     }
   }

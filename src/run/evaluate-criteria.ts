@@ -5,7 +5,7 @@
  * the document uses them.
  */
 import type { Criterion as CriterionObject } from '../arazzo/model.js';
-import type { RunnerVersion } from '../arazzo/runner-version.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import type { Expression } from '../expressions/ast.js';
 import type { Condition } from '../expressions/condition-ast.js';
 import type { ExpressionContext } from '../expressions/context.js';
@@ -70,22 +70,21 @@ export interface CriteriaMiss {
   error?: string;
 }
 
-/** How criteria are prepared: the runner, the libraries loaded for the document (v2), and where evaluation problems are reported. */
+/** How criteria are prepared: the runner profile, the libraries loaded for the document (typed criteria), and where evaluation problems are reported. */
 export interface CriteriaOptions {
-  runner: RunnerVersion;
+  profile: RunnerProfile;
   libraries?: CriterionLibraries;
   warn?: (message: string) => void;
 }
 
 /**
  * Why the runner cannot evaluate a criterion (its type, or a context), or undefined when it can.
- * The one place that decides: v1 runs `simple` without a context; v2 runs every type, and ignores
- * the context of a `simple` criterion (validate warns).
+ * The one place that decides, from the profile: v1 runs `simple` without a context; v2 runs every
+ * type, and ignores the context of a `simple` criterion (validate warns).
  */
-export function unsupportedCriterion(criterion: CriterionObject, runner: RunnerVersion = 'v1'): 'type' | 'context' | undefined {
-  if (runner === 'v2') return undefined;
-  if (criterion.type !== 'simple') return 'type';
-  if (criterion.context !== undefined && criterion.context !== '') return 'context';
+export function unsupportedCriterion(criterion: CriterionObject, profile: RunnerProfile = DEFAULT_PROFILE): 'type' | 'context' | undefined {
+  if (!profile.evaluatesTypedCriteria && criterion.type !== 'simple') return 'type';
+  if (profile.refusesCriterionContext && criterion.context !== undefined && criterion.context !== '') return 'context';
   return undefined;
 }
 
@@ -94,9 +93,9 @@ export function unsupportedCriterion(criterion: CriterionObject, runner: RunnerV
  * ConditionSyntaxError on a condition that does not parse, and Error on a regex, JSONPath or XPath
  * that does not compile or a typed criterion whose library was not loaded.
  */
-export function prepareCriterion(criterion: CriterionObject, options: CriteriaOptions = { runner: 'v1' }): Criterion {
+export function prepareCriterion(criterion: CriterionObject, options: CriteriaOptions = { profile: DEFAULT_PROFILE }): Criterion {
   const source = criterion.condition ?? '';
-  if (options.runner === 'v1' || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source), source };
+  if (!options.profile.evaluatesTypedCriteria || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source), source };
   const context = criterion.context === undefined || criterion.context.trim() === '' ? undefined : parseExpression(criterion.context.trim());
   const warn = options.warn ?? (() => undefined);
   switch (criterion.type) {

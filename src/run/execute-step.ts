@@ -58,7 +58,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: workflowsIn(program.scope?.workflowKeys, input.workflows), sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
     if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
       warnedSkipped.add(program.index);
-      for (const skipped of program.skippedCriteria) deps.reporter.warn(`step "${program.stepId}": ${skipped} is skipped: only simple criteria run in v1 (runs with --tool-runner v2)`);
+      for (const skipped of program.skippedCriteria) deps.reporter.warn(skipped);
     }
 
     let request: HttpRequest;
@@ -208,8 +208,8 @@ function judgeResponse(program: StepProgram, ctx: ExpressionContext, status: num
   let reason: string | undefined;
   let miss: CriteriaMiss | undefined;
   if (program.successCriteria.length === 0) {
-    // Criteria of a type v1 does not run were skipped (with a warning): say so, not that there were none.
-    const why = program.skippedCriteria.length > 0 ? 'its successCriteria were skipped as unsupported in v1' : 'no successCriteria';
+    // Criteria of a type the profile does not run were skipped (with a warning): say so, not that there were none.
+    const why = program.skippedCriteria.length > 0 ? (program.skippedNote ?? 'no successCriteria') : 'no successCriteria';
     if (status < 200 || status > 299) reason = `HTTP ${status} (${why}, so only 2xx succeeds)`;
   } else {
     miss = evaluateCriteria(program.successCriteria, ctx);

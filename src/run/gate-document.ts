@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Finding } from '../arazzo/finding.js';
 import { formatFinding } from '../arazzo/format-finding.js';
-import { RUNS_WITH_V2 } from '../arazzo/finding.js';
+import type { RunnerProfile } from '../arazzo/runner-profile.js';
 import type { ActionOrReference, ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { CommandUsageError, ToolError } from '../errors/tool-error.js';
@@ -104,11 +104,11 @@ export function selectWorkflow(doc: LoadedDocument, workflowId: string | undefin
 }
 
 /**
- * Throws (exit 1, before any request) when the workflow declares dependsOn in a v1 run: v1 runs
- * only the selected workflow, and running it without what it depends on would not be the
- * workflow the document describes (v2 runs the dependencies first).
+ * Throws (exit 1, before any request) when the workflow declares dependsOn in a run whose profile
+ * does not run dependencies (v1): it runs only the selected workflow, and running it without what
+ * it depends on would not be the workflow the document describes.
  */
-export function refuseDependencies(doc: LoadedDocument, workflow: Workflow): void {
+export function refuseDependencies(doc: LoadedDocument, workflow: Workflow, profile: RunnerProfile): void {
   if (workflow.dependsOn.length === 0) return;
   const position = doc.locate(`${workflow.pointer}/dependsOn`);
   const where = position ? `${doc.file}:${position.line}:${position.col}` : doc.file;
@@ -116,7 +116,7 @@ export function refuseDependencies(doc: LoadedDocument, workflow: Workflow): voi
   const first = workflow.dependsOn.find((id) => !id.startsWith('$')) ?? workflow.dependsOn[0];
   throw new ToolError(
     'DEPENDS_ON_UNSUPPORTED',
-    `${where}: workflow "${workflow.workflowId ?? ''}" depends on ${names}, and dependsOn is not supported by the v1 runner; nothing was sent ${RUNS_WITH_V2}`,
+    profile.refusals.dependsOn(where, workflow.workflowId ?? '', names),
     `Run the workflows it depends on first (tool arazzo run ${doc.file} --workflow ${first}), then run it without dependsOn.`,
   );
 }

@@ -6,7 +6,7 @@
 import type { WorkflowPlan } from '../../machines/types.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
-import { planWorkflow } from './plan-workflow.js';
+import { applyRunSemantics, planWorkflow } from './plan-workflow.js';
 import { calledBy, transferClosure } from './prepare-run.js';
 
 /** Plans `entry` and every workflow it can reach, by key, entry first. Throws PlanError as planWorkflow does. */
@@ -19,7 +19,7 @@ export function planReachable(doc: ArazzoDocument, entry: Workflow, criteria: Cr
     if (!workflow) continue;
     const { plan } = planWorkflow(doc, workflow, criteria);
     plan.key = key;
-    plan.v2 = true;
+    applyRunSemantics(plan, criteria.profile);
     plans.set(key, { plan });
     queue.push(...calledBy(plan));
   }

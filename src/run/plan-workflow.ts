@@ -1,6 +1,5 @@
-import type { ActionPlan, ChainSource, StepPlan, WorkflowPlan } from '../../machines/types.js';
-import { RUNS_WITH_V2 } from '../arazzo/finding.js';
-import { NOT_YET_V2_TEXT, type RunnerVersion } from '../arazzo/runner-version.js';
+import type { ActionPlan, ChainSource, PlannedFailure, StepPlan, WorkflowPlan } from '../../machines/types.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import type { Action, ActionOrReference, ArazzoDocument, Criterion as CriterionObject, Step, Workflow } from '../arazzo/model.js';
 import { isReference } from '../arazzo/model.js';
 import { sourceWorkflow } from '../arazzo/workflow-references.js';
@@ -21,10 +20,12 @@ export class PlanError extends ToolError {
 
 /** The criteria of one step, prepared while it is planned: they go into the step's program. */
 export interface StepCriteria {
-  /** Success criteria v1 evaluates; none means only a 2xx status succeeds. */
+  /** Success criteria the profile evaluates; none means only a 2xx status succeeds. */
   successCriteria: Criterion[];
-  /** Success criteria of a type v1 does not evaluate (regex, jsonpath), described for a warning; they are skipped. */
+  /** Success criteria of a type the profile does not evaluate (regex, jsonpath in v1), as the warning that says they are skipped (worded by the profile). */
   skippedCriteria: string[];
+  /** Set with skippedCriteria: why the step then succeeds only on a 2xx status (worded by the profile). */
+  skippedNote?: string;
   /** The criteria of the step's actions, indexed by ActionPlan.criteriaId. */
   actionCriteria: CriteriaSet[];
 }
@@ -39,11 +40,28 @@ type Side = 'onSuccess' | 'onFailure';
 
 const REFERENCE = /^\$components\.(successActions|failureActions)\.([A-Za-z0-9_.-]+)$/;
 
+/** The code of the failure of a step or action the profile refuses. */
+const REFUSED = 'UNSUPPORTED';
+
+function refused(reason: string): PlannedFailure {
+  return { code: REFUSED, reason };
+}
+
+/**
+ * Sets the run semantics the profile gives a plan of a run that prepares every workflow it can
+ * reach (prepare-run.ts, plan-reachable.ts): records carry `workflowId`, a retry whose limit is
+ * reached lets the chain go on.
+ */
+export function applyRunSemantics(plan: WorkflowPlan, profile: RunnerProfile): void {
+  if (profile.recordsWorkflowId) plan.recordsWorkflowId = true;
+  if (profile.retryLimitContinuesChain) plan.retryLimitContinuesChain = true;
+}
+
 /**
  * The machine plan of a workflow alone, for drawing it: what prepareWorkflow makes of each step
  * for the machine, without binding operations. Throws PlanError (the document is invalid; exit 10).
  */
-export function planWorkflow(doc: ArazzoDocument, workflow: Workflow, options: CriteriaOptions = { runner: 'v1' }): { plan: WorkflowPlan } {
+export function planWorkflow(doc: ArazzoDocument, workflow: Workflow, options: CriteriaOptions = { profile: DEFAULT_PROFILE }): { plan: WorkflowPlan } {
   const index = stepIndexOf(workflow);
   const steps = workflow.steps.map((step) => planStep(doc, workflow, step, index, { successCriteria: [], skippedCriteria: [], actionCriteria: [] }, options));
   return { plan: { workflowId: workflow.workflowId ?? '', steps } };
@@ -60,18 +78,19 @@ export function stepIndexOf(workflow: Workflow): StepIndex {
 
 /**
  * Plans one step for the machine: presence rules applied to both chains, `$components` references
- * resolved, goto targets found, and whether the runner (`options.runner`, v1 by default) can run
- * the step and each action decided. The step's success and action criteria are prepared into
- * `criteria`. `keyOf` gives the key of a workflow a v2 step or action names (by default the
+ * resolved, goto targets found, and whether the profile (`options.profile`, v1 by default) runs
+ * the step and each action decided: a refused one fails with UNSUPPORTED when reached
+ * (`fails`). The step's success and action criteria are prepared into `criteria`. `keyOf` gives
+ * the key of a workflow a nested step or an action names (by default the
  * document's own workflows, by id). Throws PlanError for a bad reference or condition, a goto to a
  * missing step, or a retry in a success chain.
  */
-export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions = { runner: 'v1' }, keyOf: WorkflowKeyOf = (reference) => workflowKey(doc, reference)): StepPlan {
+export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions = { profile: DEFAULT_PROFILE }, keyOf: WorkflowKeyOf = (reference) => workflowKey(doc, reference)): StepPlan {
   const stepId = step.stepId ?? '';
-  const runner = options.runner;
+  const profile = options.profile;
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {
     const plan = (entry: ActionOrReference) => planAction(doc, workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options, keyOf);
-    if (runner === 'v2') return mergedChain(doc, own, inherited, side, plan);
+    if (profile.mergesChains) return mergedChain(doc, own, inherited, side, plan);
     // Presence rules: absent -> the workflow's chain; [] -> opt out; non-empty -> the step's chain wins.
     if (own !== undefined) return [own.map(plan), own.length > 0 ? 'step' : 'none'];
     if (inherited !== undefined && inherited.length > 0) return [inherited.map(plan), 'workflow'];
@@ -81,30 +100,33 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   const [onFailure, onFailureFrom] = chain(step.onFailure, workflow.failureActions, 'onFailure');
   const planned: StepPlan = { stepId, onSuccess, onFailure, onSuccessFrom, onFailureFrom };
   for (const criterion of step.successCriteria) {
-    const unsupported = unsupportedCriterion(criterion, runner);
-    if (unsupported === 'type') criteria.skippedCriteria.push(`${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`);
-    else if (unsupported === 'context') planned.unsupported ??= `a success criterion has a context ("${criterion.context}"), which is not supported in v1 ${RUNS_WITH_V2}`;
+    const unsupported = unsupportedCriterion(criterion, profile);
+    if (unsupported === 'type') {
+      criteria.skippedCriteria.push(profile.refusals.skippedCriterion(stepId, `${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`));
+      criteria.skippedNote = profile.refusals.skippedCriteriaNote;
+    }
+    else if (unsupported === 'context') planned.fails ??= refused(profile.refusals.successCriterionContext(criterion.context ?? ''));
     else criteria.successCriteria.push(criterionAt(criterion, stepId, options));
   }
   if (step.operationId === undefined) {
-    // v2 runs operationPath steps (compile-steps.ts finds their operation).
+    // A profile that runs operationPath steps finds their operation (compile-steps.ts).
     if (step.operationPath !== undefined) {
-      if (runner === 'v1') planned.unsupported = `operationPath steps are not supported in v1; use operationId ${RUNS_WITH_V2}`;
+      if (!profile.runsOperationPaths) planned.fails = refused(profile.refusals.operationPath());
     } else if (step.workflowId !== undefined) {
-      const key = runner === 'v2' ? keyOf(step.workflowId) : undefined;
+      const key = profile.runsNestedWorkflows ? keyOf(step.workflowId) : undefined;
       if (key !== undefined) planned.call = { workflow: key, transfers: [] };
-      else planned.unsupported = notRun(runner, `nested workflow steps ("${step.workflowId}") are not supported in v1`, `a nested workflow step calling a workflow of another Arazzo document ("${step.workflowId}")`);
+      else planned.fails = refused(profile.refusals.nestedWorkflow(step.workflowId));
     }
   }
-  // Sending the payload without its replacements would send the wrong request, so nothing is sent (v2 applies them).
-  if (runner === 'v1' && step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
-    planned.unsupported ??= `requestBody.replacements are not supported in v1, and the body would be wrong without them; nothing was sent ${RUNS_WITH_V2}`;
+  // Sending the payload without its replacements would send the wrong request, so nothing is sent.
+  if (!profile.appliesReplacements && step.requestBody !== undefined && step.requestBody.replacements.length > 0) {
+    planned.fails ??= refused(profile.refusals.replacements());
   }
   return planned;
 }
 
 /**
- * The key of the workflow a nested step, a goto or a retry names (v2), read from the document
+ * The key of the workflow a nested step, a goto or a retry names, read from the document
  * alone: a workflow of this document, by its id; `$sourceDescriptions.<name>.<id>` with `<name>` a
  * source of type arazzo, `<name>.<id>` (whether that document has it is not known here: a run
  * opens the source and passes planStep its own `keyOf`, prepare-run.ts). Anything else: undefined.
@@ -116,8 +138,8 @@ export function workflowKey(doc: ArazzoDocument, reference: string): string | un
 }
 
 /**
- * A step's chain in v2, as Arazzo merges it ("override it but can never remove it"): the step's
- * actions first, then the workflow's actions whose name the step does not define.
+ * A step's chain when the profile merges chains (v2), as Arazzo merges it ("override it but can
+ * never remove it"): the step's actions first, then the workflow's actions whose name the step does not define.
  */
 function mergedChain(doc: ArazzoDocument, own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side, plan: (entry: ActionOrReference) => ActionPlan): [ActionPlan[], ChainSource] {
   const mine = own ?? [];
@@ -125,11 +147,6 @@ function mergedChain(doc: ArazzoDocument, own: ActionOrReference[] | undefined, 
   const added = (inherited ?? []).filter((entry) => !names.has(actionName(doc, entry, side)));
   const source: ChainSource = mine.length === 0 ? (added.length === 0 ? 'none' : 'workflow') : added.length === 0 ? 'step' : 'merged';
   return [[...mine, ...added].map(plan), source];
-}
-
-/** The message of a construct the runner does not run: v1's names the v2 runner; v2's says this version does not run it yet. */
-function notRun(runner: RunnerVersion, v1: string, v2: string): string {
-  return runner === 'v2' ? `${v2}: ${NOT_YET_V2_TEXT}` : `${v1} ${RUNS_WITH_V2}`;
 }
 
 function actionName(doc: ArazzoDocument, entry: ActionOrReference, side: Side): string | undefined {
@@ -151,23 +168,24 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
     label: '',
   };
   const criteria: Criterion[] = [];
+  const profile = options.profile;
   for (const criterion of action.criteria) {
-    const unsupported = unsupportedCriterion(criterion, options.runner);
-    if (unsupported === 'type') plan.unsupported ??= `action "${name}": criteria of type ${criterion.type} are not supported in v1 ${RUNS_WITH_V2}`;
-    else if (unsupported === 'context') plan.unsupported ??= `action "${name}": a criterion with a context ("${criterion.context}") is not supported in v1 ${RUNS_WITH_V2}`;
+    const unsupported = unsupportedCriterion(criterion, profile);
+    if (unsupported === 'type') plan.fails ??= refused(profile.refusals.actionCriterionType(name, criterion.type));
+    else if (unsupported === 'context') plan.fails ??= refused(profile.refusals.actionCriterionContext(name, criterion.context ?? ''));
     else criteria.push(criterionAt(criterion, stepId, options));
   }
-  if (criteria.length > 0 && !plan.unsupported) {
+  if (criteria.length > 0 && !plan.fails) {
     plan.criteriaId = actionCriteria.length;
     actionCriteria.push(criteria);
     if (criteriaCanFail(criteria)) plan.criteriaCanFail = true;
   }
-  if (type === 'replay') plan.unsupported ??= options.runner === 'v2' ? `action "${name}": replay is not an Arazzo 1.0.1 action type; use retry or goto` : `action "${name}": replay is not implemented in v1 ${RUNS_WITH_V2}`;
-  else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.unsupported ??= `action "${name}": unknown action type "${type}"`;
-  const target = options.runner === 'v2' && action.workflowId !== undefined ? keyOf(action.workflowId) : undefined;
+  if (type === 'replay') plan.fails ??= refused(profile.refusals.replay(name));
+  else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.fails ??= refused(`action "${name}": unknown action type "${type}"`);
+  const target = profile.runsNestedWorkflows && action.workflowId !== undefined ? keyOf(action.workflowId) : undefined;
   if (target !== undefined && (type === 'goto' || type === 'retry')) plan.workflow = target;
   if (type === 'goto' && action.workflowId !== undefined) {
-    if (target === undefined) plan.unsupported ??= notRun(options.runner, `action "${name}": goto to another workflow ("${action.workflowId}") is not supported in v1`, `action "${name}": a goto to a workflow of another Arazzo document ("${action.workflowId}")`);
+    if (target === undefined) plan.fails ??= refused(profile.refusals.workflowGoto(name, action.workflowId));
   } else if (type === 'goto') {
     const target = action.stepId === undefined ? undefined : index.get(action.stepId);
     if (target === undefined) {
@@ -175,13 +193,13 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
     }
     plan.targetIndex = target;
   }
-  if (type === 'retry' && options.runner === 'v2' && action.stepId !== undefined) {
+  if (type === 'retry' && profile.runsNestedWorkflows && action.stepId !== undefined) {
     const step = index.get(action.stepId);
     if (step === undefined) throw new PlanError('UNKNOWN_GOTO_TARGET', `retry action "${name}" runs step "${action.stepId}", which workflow "${workflow.workflowId}" does not have`, action.pointer);
     plan.targetIndex = step;
   } else if (type === 'retry' && (action.stepId !== undefined || (action.workflowId !== undefined && target === undefined))) {
     const what = action.stepId !== undefined ? `step "${action.stepId}"` : `workflow "${action.workflowId}"`;
-    plan.unsupported ??= notRun(options.runner, `action "${name}": a retry that goes on to ${what} is not supported in v1`, `action "${name}": a retry that runs a workflow of another Arazzo document (${what})`);
+    plan.fails ??= refused(profile.refusals.retryTarget(name, what));
   }
   if (type === 'retry' && side === 'onSuccess') {
     throw new PlanError('RETRY_ON_SUCCESS', `retry action "${name}" cannot be a success action (Arazzo allows end and goto there)`, action.pointer);

@@ -10,6 +10,7 @@ import type { LoadedDocument, Workflow } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { TemplateWarning } from '../expressions/template-ast.js';
 import { prepareWorkflow, type PreparedWorkflow } from './prepare-workflow.js';
+import { applyRunSemantics } from './plan-workflow.js';
 import type { ResolvedWorkflow, RunDocuments } from './run-documents.js';
 import { workflowKeysOf } from './workflows-view.js';
 
@@ -55,7 +56,7 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
     });
     if (own !== warnings) documents.warnTemplates(document, own);
     prepared.plan.key = key;
-    prepared.plan.v2 = true;
+    applyRunSemantics(prepared.plan, document.criteria.profile);
     workflows.set(key, prepared);
     queue.push(...calledBy(prepared.plan));
   }
@@ -75,7 +76,7 @@ export function calledBy(plan: WorkflowPlan): string[] {
   const keys: string[] = [];
   for (const step of plan.steps) {
     if (step.call) keys.push(step.call.workflow);
-    for (const action of [...step.onSuccess, ...step.onFailure]) if (action.workflow !== undefined && !action.unsupported) keys.push(action.workflow);
+    for (const action of [...step.onSuccess, ...step.onFailure]) if (action.workflow !== undefined && !action.fails) keys.push(action.workflow);
   }
   return keys;
 }
@@ -86,7 +87,7 @@ export function transferClosure(key: string, workflows: ReadonlyMap<string, { pl
   const visit = (from: string) => {
     for (const step of workflows.get(from)?.plan.steps ?? []) {
       for (const action of [...step.onSuccess, ...step.onFailure]) {
-        if (action.type !== 'goto' || action.workflow === undefined || action.unsupported || seen.has(action.workflow)) continue;
+        if (action.type !== 'goto' || action.workflow === undefined || action.fails || seen.has(action.workflow)) continue;
         seen.add(action.workflow);
         visit(action.workflow);
       }

@@ -1,5 +1,6 @@
 import type { WorkflowPlan } from '../../machines/types.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
+import { DEFAULT_PROFILE } from '../arazzo/runner-profile.js';
 import type { TemplateWarning } from '../expressions/template-ast.js';
 import type { BoundSource } from './bind-sources.js';
 import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from './compile-steps.js';
@@ -18,10 +19,10 @@ export interface PreparedWorkflow {
 
 /**
  * Prepares a workflow in one pass over its steps: each step is planned for the machine
- * (plan-workflow.ts: chains, goto targets, what v1 cannot run, criteria) and compiled for the
+ * (plan-workflow.ts: chains, goto targets, what the profile refuses, criteria) and compiled for the
  * effects (compile-steps.ts: operation, base URL, templates, outputs), and the two are kept side
- * by side. Template warnings are appended to `warnings`. `criteria` says which runner plans the
- * steps and gives the v2 criterion libraries. `calls` (v2) gives the keys of the workflows the
+ * by side. Template warnings are appended to `warnings`. `criteria` says which runner profile
+ * plans the steps and gives the criterion libraries. `calls` gives the keys of the workflows the
  * steps name (planStep's `keyOf`) and, for an Arazzo source's workflow, the keys `$workflows`
  * reads; `text` is the document's text, when it was read from one (a faster search for the steps
  * whose request or response a later expression reads). Throws PlanError or StepPreparationError before any request is sent.
@@ -31,7 +32,7 @@ export function prepareWorkflow(
   workflow: Workflow,
   sources: BoundSource[],
   warnings: TemplateWarning[],
-  criteria: CriteriaOptions = { runner: 'v1' },
+  criteria: CriteriaOptions = { profile: DEFAULT_PROFILE },
   calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys; text?: string } = {},
 ): PreparedWorkflow {
   const index = stepIndexOf(workflow);
@@ -54,7 +55,7 @@ export function prepareWorkflow(
       scope,
     };
     steps.push(compactLists(planStep(doc, workflow, step, index, program, criteria, calls.keyOf)));
-    compileStep(doc, workflow, step, sources, program, warnings, criteria.runner);
+    compileStep(doc, workflow, step, sources, program, warnings, criteria.profile);
     programs.push(compactLists(program));
   }
   const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings);

@@ -97,7 +97,8 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const loaded = parseDocumentText(text, file, location);
     const loadDescription = deps.loader.from(location);
     const findings = await validateDocument(loaded, {
-      runner: 'v2',
+      // An Arazzo source is opened by the run's own profile (one that runs nested workflows).
+      profile: root.criteria.profile,
       // A description that cannot be read stops the run when it is bound, below (exit 2).
       loadOperations: async (url) => (await loadDescription(url).catch(() => undefined))?.operations,
       loadPathOperations: async (url) => allOperations(await loadDescription(url)),
@@ -109,7 +110,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription);
     for (const warning of warnings) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);
-    const criteria = await criteriaOptionsFor(loaded.model, 'v2', deps.warn);
+    const criteria = await criteriaOptionsFor(loaded.model, root.criteria.profile, deps.warn);
     return { prefix: `${from.prefix}${source.name ?? ''}.`, loaded, location, sources, criteria };
   };
 

@@ -34,7 +34,7 @@ import { createTracer, openTraceFile, type Tracer } from '../observe/trace.js';
 import type { LiveInspector } from '../observe/inspect.js';
 import { holdsLiveView } from '../observe/live-view-hold.js';
 import type { ReportTargets, RunReports } from '../observe/report/run-reports.js';
-import type { RunnerVersion } from '../arazzo/runner-version.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from './criteria-options.js';
 
 export interface RunOptions {
@@ -65,8 +65,8 @@ export interface RunOptions {
   allowRefHosts?: string[];
   /** --tool-allow-read: folders (relative to the working directory) descriptions and their file $refs may also read. */
   allowRead?: string[];
-  /** --tool-runner: which runner contract the run follows (v1 by default). */
-  runner?: RunnerVersion;
+  /** --tool-runner: the runner profile the run follows (v1 by default). */
+  profile?: RunnerProfile;
   /** --tool-bind (v2): source name to the registered API it is bound to, before x-tool-api and name match. */
   binds?: ReadonlyMap<string, string>;
   /** --tool-max-depth (v2): how deep nested workflow calls may go (default 32). */
@@ -202,9 +202,9 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
     sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
     warn: (message) => reporter.warn(message),
   });
-  const runner = opts.runner ?? 'v1';
+  const profile = opts.profile ?? DEFAULT_PROFILE;
   const findings = await validateDocument(doc, {
-    runner,
+    profile,
     loadOperations: async (url) => {
       try {
         return (await loadDescription(url)).operations;
@@ -217,17 +217,17 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent', true, opts.workflowId)) return { kind: 'invalid-document' };
 
   const workflow = selectWorkflow(doc, opts.workflowId);
-  if (runner === 'v1') refuseDependencies(doc, workflow);
-  const inputs = runner === 'v2' ? await (await import('./input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
+  if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
+  const inputs = profile.typesInputs ? await (await import('./input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('./api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, opts.binds);
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
-  const criteria = await criteriaOptionsFor(doc.model, runner, (message) => reporter.warn(message));
-  // v2 prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
-  const prepareRunModule = runner === 'v2' ? await import('./prepare-run.js') : undefined;
+  const criteria = await criteriaOptionsFor(doc.model, profile, (message) => reporter.warn(message));
+  // A profile that runs nested workflows prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
+  const prepareRunModule = profile.runsNestedWorkflows ? await import('./prepare-run.js') : undefined;
   const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style), workflow, templateWarnings) : undefined;
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });

@@ -172,9 +172,9 @@ describe('compileWorkflow: the States table', () => {
 
   it('fails at runtime on an unsupported step, but only when it is reached', async () => {
     const a = step('a', { onSuccess: [action('goto', { targetIndex: 2 })] });
-    const r = await runPlan(plan(a, step('nested', { unsupported: 'nested workflows are not supported' }), step('c')), {});
+    const r = await runPlan(plan(a, step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } }), step('c')), {});
     expect(r.final).toBe('succeeded');
-    const r2 = await runPlan(plan(step('a'), step('nested', { unsupported: 'nested workflows are not supported' })), {});
+    const r2 = await runPlan(plan(step('a'), step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } })), {});
     expect(r2.final).toBe('failed');
     expect(worded(r2.context.failure)).toEqual({ code: 'UNSUPPORTED', stepId: 'nested', message: 'nested workflows are not supported' });
   });
@@ -182,7 +182,7 @@ describe('compileWorkflow: the States table', () => {
   it('fails at dispatch on an unsupported action, after earlier actions were considered', async () => {
     const judge = judgeOf([(s) => s === 404]);
     const s = step('a', {
-      onFailure: [action('goto', { criteriaId: 0, targetIndex: 1 }), action('end', { unsupported: 'replay is not implemented in v1' })],
+      onFailure: [action('goto', { criteriaId: 0, targetIndex: 1 }), action('end', { fails: { code: 'UNSUPPORTED', reason: 'replay is not implemented in v1' } })],
     });
     const notFound = await runPlan(plan(s, step('b')), { a: [404] }, { judge });
     expect(notFound.final).toBe('succeeded');

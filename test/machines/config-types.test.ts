@@ -20,8 +20,9 @@ describe('the machine config types', () => {
     const badAction: TransitionConfig = { actions: 'countRuns' };
     // @ts-expect-error a parameter the action does not take
     const badParams: TransitionConfig = { actions: { type: 'enterStep', params: { idx: 0 } } };
-    // @ts-expect-error a failure code that does not exist
-    const badCode: TransitionConfig = { actions: { type: 'fail', params: { code: 'OOPS', stepId: 'a' } } };
+    // A planned failure brings its own code (PlannedFailure), so `fail` takes any code; a missing stepId is still an error.
+    // @ts-expect-error a fail action without its step
+    const badCode: TransitionConfig = { actions: { type: 'fail', params: { code: 'OOPS' } } };
     // @ts-expect-error an outcome that does not exist
     const badMeta: TransitionConfig = { meta: { action: 'a', actionType: 'end', outcome: 'limit reached' } };
     expect([ok, state, badGuard, badAction, badParams, badCode, badMeta]).toHaveLength(7);

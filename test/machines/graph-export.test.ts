@@ -79,7 +79,7 @@ describe('readChart', () => {
   });
 
   it('gives a step it cannot run one state, which fails after the budget check', () => {
-    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported', onFailure: [action('retry')] })] };
+    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' }, onFailure: [action('retry')] })] };
     const chart = readChart(compileWorkflow(plan, judgeOf([])).config);
     expect(chart.root.children[0]!.kind).toBe('atomic');
     expect(chart.edges.filter((e) => e.from.join('.') === 's0_nested').map((e) => [e.to.join('.'), e.label])).toEqual([
@@ -100,7 +100,7 @@ describe('readChart', () => {
     };
     expect(unreachableIn(machine.config)).toEqual([]);
     // Nothing enters what follows a step that always fails (v1 cannot run it) unless a goto does.
-    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
+    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } }), step('after')] };
     expect(unreachableIn(compileWorkflow(plan, judgeOf([])).config)).toEqual(['s1_after', 'succeeded']);
   });
 
@@ -145,7 +145,7 @@ describe('toMermaid', () => {
 
   it('dashes the unreachable states', () => {
     expect(text).not.toContain('classDef unreachable');
-    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
+    const plan: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } }), step('after')] };
     expect(toMermaid(compileWorkflow(plan, judgeOf([])).config).endsWith(
       '  classDef unreachable stroke-dasharray:4\n  class s1_after,succeeded unreachable\n',
     )).toBe(true);

@@ -73,7 +73,7 @@ describe('readSteps', () => {
   });
 
   it('marks a step v1 cannot run, and dashes what no edge reaches after it', () => {
-    const unsupported: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { unsupported: 'nested workflows are not supported' }), step('after')] };
+    const unsupported: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } }), step('after')] };
     const chart = readSteps(compileWorkflow(unsupported, judgeOf([])).config);
     expect(chart.edges.map((e) => [e.from, e.to, e.labels])).toEqual([
       ['start', 's0_nested', ['']],

@@ -5,6 +5,7 @@
  * when one of the flags is given.
  */
 import type { RunFailure, StepRecord, WorkflowPlan } from '../../../machines/types.js';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../../arazzo/runner-profile.js';
 import type { NarratedProgram } from '../narrate-actions.js';
 import { DEFAULT_BODY_LIMIT } from '../reporter.js';
 import type { RunEvents } from '../run-events.js';
@@ -30,7 +31,7 @@ export interface ReportTargets {
 export interface ReportRunOptions {
   reports?: ReportTargets;
   file: string;
-  runner?: string;
+  profile?: RunnerProfile;
   secretInputs?: readonly string[];
   bodyLimit?: number;
 }
@@ -95,7 +96,7 @@ export async function openRunReports(opts: ReportRunOptions, cwd: string): Promi
         command: targets.replayOf === undefined ? 'run' : 'replay',
         document: opts.file,
         workflowId: record.workflowId,
-        runner: opts.runner ?? 'v1',
+        runner: (opts.profile ?? DEFAULT_PROFILE).name,
         status: interrupted ? 'interrupted' : failure ? 'failed' : 'succeeded',
         startedAt: started,
         durationMs: performance.now() - startedAt,

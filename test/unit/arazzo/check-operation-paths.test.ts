@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { PathOperations } from '../../../src/arazzo/check-operation-paths.js';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import { validateDocument } from '../../../src/arazzo/validate-document.js';
+import { V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
 const OPERATIONS: PathOperations = [
   {
@@ -29,7 +30,7 @@ workflows:
     steps:
 ${step}`;
   const doc = parseDocumentText(text, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
-  const found = await validateDocument(doc, { runner: 'v2', ...(withLoader ? { loadPathOperations: async () => OPERATIONS } : {}) });
+  const found = await validateDocument(doc, { profile: V2_PROFILE, ...(withLoader ? { loadPathOperations: async () => OPERATIONS } : {}) });
   return found.map((f) => `${f.severity} ${f.code}@${f.pointer}: ${f.message}`);
 }
 

@@ -10,6 +10,7 @@ import type { Criterion as CriterionObject } from '../../../src/arazzo/model.js'
 import { loadCriterionLibraries, type CriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { jsonPathValues } from '../../../src/expressions/jsonpath-criterion.js';
 import { evaluateCriteria, prepareCriterion, type CriteriaOptions, type JsonPathCriterion } from '../../../src/run/evaluate-criteria.js';
+import { V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
 interface Case {
   name: string;
@@ -25,7 +26,7 @@ let options: CriteriaOptions;
 
 beforeAll(async () => {
   const libraries: CriterionLibraries = await loadCriterionLibraries(['jsonpath']);
-  options = { runner: 'v2', libraries };
+  options = { profile: V2_PROFILE, libraries };
 });
 
 const criterion = (selector: string): CriterionObject => ({ pointer: '/workflows/0/steps/0/successCriteria/0', extra: {}, type: 'jsonpath', condition: selector, context: '$response.body' }) as CriterionObject;

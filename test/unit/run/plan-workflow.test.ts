@@ -128,7 +128,7 @@ workflows:
           - { name: j, type: end, criteria: [{ type: jsonpath, context: $response.body, condition: $.ok }] }
           - { name: c, type: end, criteria: [{ context: $response.body, condition: $statusCode == 500 }] }
 `);
-    const messages = p.steps[0]!.onFailure.map((a) => a.unsupported);
+    const messages = p.steps[0]!.onFailure.map((a) => a.fails?.reason);
     expect(messages[0]).toMatch(/replay is not implemented in v1/);
     expect(messages[1]).toMatch(/goto to another workflow \("other"\)/);
     expect(messages[2]).toMatch(/criteria of type jsonpath/);
@@ -144,11 +144,26 @@ workflows:
       - { stepId: b, workflowId: other }
       - { stepId: c, operationId: op }
 `);
-    expect(p.steps.map((s) => s.unsupported)).toEqual([
+    expect(p.steps.map((s) => s.fails?.reason)).toEqual([
       'operationPath steps are not supported in v1; use operationId (runs with --tool-runner v2)',
       'nested workflow steps ("other") are not supported in v1 (runs with --tool-runner v2)',
       undefined,
     ]);
+  });
+
+  it('skips a typed success criterion under v1, with the profile\'s warning and note', () => {
+    const doc = parseDocumentText(`${HEADER}
+workflows:
+  - workflowId: wf
+    steps:
+      - { stepId: a, operationId: op, successCriteria: [{ type: regex, context: $statusCode, condition: '^2' }] }
+`, 'flow.arazzo.yaml', '/tmp/flow.arazzo.yaml');
+    const workflow = doc.model.workflows[0]!;
+    const criteria: StepCriteria = { successCriteria: [], skippedCriteria: [], actionCriteria: [] };
+    planStep(doc.model, workflow, workflow.steps[0]!, stepIndexOf(workflow), criteria);
+    expect(criteria.skippedCriteria).toEqual(['step "a": regex criterion "^2" is skipped: only simple criteria run in v1 (runs with --tool-runner v2)']);
+    expect(criteria.skippedNote).toBe('its successCriteria were skipped as unsupported in v1');
+    expect(criteria.successCriteria).toEqual([]);
   });
 
   it('refuses a retry in a success chain', () => {

@@ -12,12 +12,12 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { fillTemplate, RUN_FIXTURES } from '../e2e/helpers/workspace.js';
 import { STACK_FRAME } from '../e2e/helpers/record.js';
 import { useRunHarness } from './run-harness.js';
-import { v2RecordOf, v2Trail } from './v2-record.js';
+import { nestedRecordOf, nestedTrail } from './nested-record.js';
 
 const h = useRunHarness();
 
-const recordOf = v2RecordOf;
-const trail = v2Trail;
+const recordOf = nestedRecordOf;
+const trail = nestedTrail;
 
 const paths = () => h.server.hits.map((hit) => `${hit.method} ${hit.path}`);
 const run = (workflow: string, routes: Parameters<typeof h.run>[2], extra: string[] = []) =>

@@ -11,7 +11,7 @@ describe('tool arazzo run --tool-runner v2 --inspect', () => {
   it('shows a nested workflow step as one run of its step, the called workflow\'s facts apart', async () => {
     await whileHeld(ws.dir, ['arazzo', 'run', 'v2-nested.arazzo.yaml', '--workflow', 'main', '--tool-runner', 'v2', '--inspect-hold', '--quiet'], async (url) => {
       const made = liveFacts(await readLiveView(url, 'live'));
-      // The called workflow's facts carry its actor path (inspect-live-v2-calls.test.ts).
+      // The called workflow's facts carry its actor path (inspect-live-called-workflows.test.ts).
       expect(made.filter((f) => f.actor === undefined).map((f) => [f.from, f.to, f.step?.stepId, f.step?.runs, f.edge?.id])).toEqual([
         ['', 's0_first', undefined, undefined, 'edge-start-s0_first'],
         ['s0_first', 's1_callChild.calling', 'first', 1, 'edge-s0_first-s1_callChild'],

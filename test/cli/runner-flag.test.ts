@@ -96,7 +96,7 @@ describe('workflow calls: v2 runs them, v1 points at v2', () => {
     expect(trail(recordOf(v1))).toEqual(['first:200', 'second:200', 'cleanup:200']);
   });
 
-  it('run refuses --tool-bind with exit 2 in v1 (v2 binds: v2-bind.test.ts)', async () => {
+  it('run refuses --tool-bind with exit 2 in v1 (v2 binds: bind-flag.test.ts)', async () => {
     const result = await h.run('v2-not-yet.arazzo.yaml', ['--tool-runner', 'v1', '--tool-bind', 'api=petstore'], OK);
     expectNoRun(result, 2);
     expect(result.stderr).toContain('--tool-bind is not');

@@ -5,12 +5,13 @@ import type { ExpressionContext } from '../../../src/expressions/context.js';
 import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { MAX_XML_CHARS } from '../../../src/expressions/xpath-criterion.js';
 import { evaluateCriteria, prepareCriterion, unsupportedCriterion, type CriteriaOptions } from '../../../src/run/evaluate-criteria.js';
+import { V1_PROFILE, V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
 let options: CriteriaOptions;
 const warnings: string[] = [];
 
 beforeAll(async () => {
-  options = { runner: 'v2', libraries: await loadCriterionLibraries(['jsonpath', 'xpath']), warn: (message) => warnings.push(message) };
+  options = { profile: V2_PROFILE, libraries: await loadCriterionLibraries(['jsonpath', 'xpath']), warn: (message) => warnings.push(message) };
 });
 
 /** A criterion as the model holds it; `context` null for none. */
@@ -126,13 +127,13 @@ describe('xpath criteria', () => {
 describe('simple criteria in v2', () => {
   it('ignore a context, where v1 refuses it', () => {
     const c = criterion('simple', '$statusCode == 200');
-    expect(unsupportedCriterion(c, 'v1')).toBe('context');
-    expect(unsupportedCriterion(c, 'v2')).toBeUndefined();
+    expect(unsupportedCriterion(c, V1_PROFILE)).toBe('context');
+    expect(unsupportedCriterion(c, V2_PROFILE)).toBeUndefined();
     expect(holds(c, 'anything')).toBe(true);
   });
 
   it('v1 does not run the typed kinds at all', () => {
-    expect(unsupportedCriterion(criterion('regex', 'x'), 'v1')).toBe('type');
+    expect(unsupportedCriterion(criterion('regex', 'x'), V1_PROFILE)).toBe('type');
     expect(prepareCriterion(criterion('simple', '$statusCode == 200', null)).kind).toBe('simple');
   });
 });

@@ -2,7 +2,7 @@
  * `tool arazzo graph --tool-runner v2` of workflows that call and transfer: each called workflow's
  * chart drawn once, in the calling step's cluster, a transfer as an edge to the target's chart,
  * golden files for the v2-nested fixture. Regenerate with
- * `UPDATE_GOLDEN=1 npm test -- test/machines/graph-v2-calls`.
+ * `UPDATE_GOLDEN=1 npm test -- test/machines/graph-workflow-calls`.
  */
 import { describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -7,12 +7,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { useRunHarness } from './run-harness.js';
 import { startInWorkspace } from './run-in-workspace.js';
-import { v2RecordOf, v2Trail } from './v2-record.js';
+import { nestedRecordOf, nestedTrail } from './nested-record.js';
 
 const h = useRunHarness();
 
-const recordOf = v2RecordOf;
-const trail = v2Trail;
+const recordOf = nestedRecordOf;
+const trail = nestedTrail;
 
 const run = (workflow: string, routes: Parameters<typeof h.run>[2], extra: string[] = []) => h.run('v2-nested.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', workflow, ...extra], routes);
 const paths = () => h.server.hits.map((hit) => `${hit.method} ${hit.path}`);
@@ -287,7 +287,7 @@ describe('interrupting a nested run', () => {
     controller.abort();
     expect(await exit).toBe(130);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(v2Trail(JSON.parse(stdout.text).steps)).toEqual(['main.first:200']);
+    expect(nestedTrail(JSON.parse(stdout.text).steps)).toEqual(['main.first:200']);
     expect(stderr.text).toContain('interrupted: workflow "main" stopped after 3 step runs');
     expect(stderr.text).not.toMatch(STACK);
   });
