@@ -1,12 +1,12 @@
 /**
- * Writes src/run/json-schema-meta.generated.ts: Ajv's validator for the JSON Schema 2020-12
+ * Writes src/plan/json-schema-meta.generated.ts: Ajv's validator for the JSON Schema 2020-12
  * meta-schema, compiled here once per build (Ajv's standalone code; `npm run build`, which `npm ci`
  * runs, calls this first; the file is not committed) instead of in every v2 run whose workflow
  * declares inputs. Ajv compiles that meta-schema the first time it checks a schema, ~80 ms of a
  * fresh process (docs/performance.md, eighth pass). The validator is compiled with the options of
- * src/run/input-schema.ts's Ajv (Ajv compiles meta-schemas without useDefaults, coerceTypes and
+ * src/plan/input-schema.ts's Ajv (Ajv compiles meta-schemas without useDefaults, coerceTypes and
  * removeAdditional whatever the instance says), so it gives the same answers and errors as the
- * check Ajv would make. test/unit/run/json-schema-meta.test.ts fails when the file is not what this
+ * check Ajv would make. test/unit/plan/json-schema-meta.test.ts fails when the file is not what this
  * script writes from the installed Ajv (after an Ajv update without a build: run `npm run build`).
  */
 import { writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 export const META_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
-const TARGET = fileURLToPath(new URL('../src/run/json-schema-meta.generated.ts', import.meta.url));
+const TARGET = fileURLToPath(new URL('../src/plan/json-schema-meta.generated.ts', import.meta.url));
 const EQUAL = 'require("ajv/dist/runtime/equal").default';
 
 /** The generated module's text. */

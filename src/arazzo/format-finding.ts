@@ -1,5 +1,5 @@
 import type { Style } from '../output/style.js';
-import { stripControls } from '../http/printable.js';
+import { stripControls } from '../output/printable.js';
 import type { Finding, FindingCode } from './finding.js';
 import type { LoadedDocument } from './model.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from './runner-profile.js';

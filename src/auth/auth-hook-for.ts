@@ -3,7 +3,7 @@
 import type { ApiEntry } from '../config/api-entry.js';
 import type { ConfigPaths } from '../config/paths.js';
 import type { Pipeline } from '../http/create-pipeline.js';
-import { credentialParts, isSecretName } from '../http/redact.js';
+import { credentialParts, isSecretName } from '../output/redact.js';
 import type { AuthHook } from '../http/types.js';
 import { oauth2Scheme } from './oauth/oauth2-scheme.js';
 import type { Scheme } from './scheme.js';

@@ -3,7 +3,7 @@
 import type { Pipeline } from '../http/create-pipeline.js';
 import { TransportError } from '../http/transport-error.js';
 import type { HttpResponse } from '../http/types.js';
-import { redactUrl, secretNames } from '../http/redact.js';
+import { redactUrl, secretNames } from '../output/redact.js';
 import type { BodyStore, CachedBody, Validators } from './body-store.js';
 import { formatAge } from './format-age.js';
 import { sha256 } from './sha256.js';

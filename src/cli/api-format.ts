@@ -2,8 +2,8 @@
 
 import { describeAuth } from '../auth/describe-auth.js';
 import type { ApiEntry } from '../config/api-entry.js';
-import { printableLine } from '../http/printable.js';
-import { redactHeaders, redactUrl } from '../http/redact.js';
+import { printableLine } from '../output/printable.js';
+import { redactHeaders, redactUrl } from '../output/redact.js';
 
 /** The `tool api list` table: a header row and one aligned row per API, newline-terminated. */
 export function formatApiTable(entries: ApiEntry[]): string {

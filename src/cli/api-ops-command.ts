@@ -38,10 +38,10 @@ export class ApiOpsCommand extends ToolCommand {
       throw new ToolError('NO_SPEC', `API "${api.name}" has no description`, `Add one: tool api add ${api.name} ${api.baseUrl} --spec <file|url> --force`);
     }
     const { createPipeline } = await import('../http/create-pipeline.js');
-    const { createDescriptionLoader } = await import('../run/description-loader.js');
+    const { createDescriptionLoader } = await import('../plan/description-loader.js');
     const { formatOperationsTable, operationsToJson } = await import('./operations-table.js');
-    const { printableLine } = await import('../http/printable.js');
-    const { redactUrl } = await import('../http/redact.js');
+    const { printableLine } = await import('../output/printable.js');
+    const { redactUrl } = await import('../output/redact.js');
     const pipeline = createPipeline();
     try {
       // `tool api add` stores an absolute path or a URL; a hand-edited relative path is taken from the registry's folder.

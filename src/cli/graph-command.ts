@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import type { WorkflowsChart } from '../../machines/graph/read-workflows.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
-import type { CriteriaOptions } from '../run/evaluate-criteria.js';
+import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { EXIT } from './exit-codes.js';
 import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
@@ -52,9 +52,9 @@ export class GraphCommand extends ToolCommand {
     const profile = resolveRunner(this.runner, this.context.env);
     const { loadDocument } = await import('../arazzo/load-document.js');
     const { validateDocument } = await import('../arazzo/validate-document.js');
-    const { reportFindings, selectWorkflow } = await import('../run/gate-document.js');
-    const { planWorkflow } = await import('../run/plan-workflow.js');
-    const { drawingMachine } = await import('../run/drawing-configs.js');
+    const { reportFindings, selectWorkflow } = await import('../plan/gate-document.js');
+    const { planWorkflow } = await import('../plan/plan-workflow.js');
+    const { drawingMachine } = await import('../plan/drawing-configs.js');
     const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
 
     const { openDocumentStore } = await import('../cache/document-store.js');
@@ -63,7 +63,7 @@ export class GraphCommand extends ToolCommand {
     // No loadOperations: a graph needs no source description, so nothing is read or fetched.
     if (!reportFindings(await validateDocument(doc, { profile }), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
 
-    const { criteriaOptionsFor } = await import('../run/criteria-options.js');
+    const { criteriaOptionsFor } = await import('../plan/criteria-options.js');
     const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, profile));
     const machine = drawingMachine(plan);
     const workflows = profile.runsNestedWorkflows && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, profile)) : undefined;
@@ -74,8 +74,8 @@ export class GraphCommand extends ToolCommand {
 
   /** A profile that runs nested workflows: the chart of the workflow and every workflow it calls or transfers to, when it calls or transfers at all (else undefined: one workflow's chart). */
   private async reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
-    const { planReachable } = await import('../run/plan-reachable.js');
-    const { drawingConfigs } = await import('../run/drawing-configs.js');
+    const { planReachable } = await import('../plan/plan-reachable.js');
+    const { drawingConfigs } = await import('../plan/drawing-configs.js');
     const { callsOrTransfers, readWorkflows } = await import('../../machines/graph/read-workflows.js');
     const configs = drawingConfigs(planReachable(doc, workflow, criteria));
     const entry = workflow.workflowId ?? '';

@@ -65,7 +65,7 @@ export async function resolveInputs(flags: InputFlags, env: Record<string, strin
   }
   const fromFile = flags.inputsFile === undefined ? {} : await (await import('./read-inputs-file.js')).readInputsFile(flags.inputsFile, cwd);
   const inputs = { ...fromFile, ...given, ...fromEnv };
-  const { isSecretName } = await import('../http/redact.js');
+  const { isSecretName } = await import('../output/redact.js');
   const secrets = Object.values(fromEnv);
   secrets.push(...secretNamedStrings(inputs, isSecretName));
   const strings = [...Object.keys(given).filter((name) => typeof given[name] === 'string'), ...Object.keys(fromEnv)];

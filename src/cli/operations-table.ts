@@ -1,6 +1,6 @@
 /** How `tool api ops` prints a description's operations. */
 
-import { stripControls } from '../http/printable.js';
+import { stripControls } from '../output/printable.js';
 import type { Operation } from '../openapi/types.js';
 
 /** One row per operation, in document order: OPERATION ID, METHOD, PATH, SUMMARY; newline-terminated. */

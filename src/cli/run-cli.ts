@@ -1,6 +1,6 @@
 import { Builtins, Cli, type CommandClass } from 'clipanion';
 import { Writable } from 'node:stream';
-import { printableLine, stripControls } from '../http/printable.js';
+import { printableLine, stripControls } from '../output/printable.js';
 import { VERSION } from '../version.js';
 import type { ToolContext } from './context.js';
 import { ToolError } from '../errors/tool-error.js';

@@ -3,7 +3,7 @@ import type { LoadSourceWorkflows } from '../arazzo/check-source-workflows.js';
 import { parseDocumentText } from '../arazzo/parse-document-text.js';
 import { DescriptionError } from '../openapi/errors.js';
 import { readPolicyFor } from '../openapi/read-policy.js';
-import { readSourceDocument } from '../run/source-document-reader.js';
+import { readSourceDocument } from '../plan/source-document-reader.js';
 
 const REMOTE = /^[a-z][a-z0-9+.-]*:\/\//i;
 

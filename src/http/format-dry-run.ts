@@ -1,7 +1,7 @@
 /** The spec's dry-run rendering of a request that is not sent. */
 
-import { stripControls } from './printable.js';
-import { redactRequest } from './redact.js';
+import { stripControls } from '../output/printable.js';
+import { redactRequest } from '../output/redact.js';
 import type { HttpRequest } from './types.js';
 
 /**

@@ -3,8 +3,8 @@
 import type { Got } from 'got';
 import { pause, untilAborted } from './abortable.js';
 import { wireBody } from './wire-body.js';
-import { parseBody } from './parse-body.js';
-import { redactUrl, secretNames } from './redact.js';
+import { parseBody } from '../output/parse-body.js';
+import { redactUrl, secretNames } from '../output/redact.js';
 import type { RedirectContext } from './redirect-credentials.js';
 import { retryDelayMs } from './retry-delay.js';
 import { sendOnce, type AttemptLimits, type WireResponse } from './send-once.js';

@@ -1,6 +1,6 @@
 /** Translating got's and Node's errors into TransportError without leaking their internals. */
 
-import { printableLine } from './printable.js';
+import { printableLine } from '../output/printable.js';
 import { TransportError, type TransportErrorCode } from './transport-error.js';
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA']);

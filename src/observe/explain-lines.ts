@@ -5,8 +5,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Style } from '../output/style.js';
-import { printableLine, printableText } from '../http/printable.js';
-import { isSecretName, MASK, redactRequest, redactText, secretNames, type KnownSecrets } from '../http/redact.js';
+import { printableLine, printableText } from '../output/printable.js';
+import { isSecretName, MASK, redactRequest, redactText, secretNames, type KnownSecrets } from '../output/redact.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js';
 
 /** One comparison of a simple criterion, with its operands' values (explain-criteria.ts makes them). */

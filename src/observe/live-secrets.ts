@@ -3,8 +3,8 @@
  * failure message): the values of secret inputs, and every credential a step's request carried,
  * learnt from the run's events as each request is sent, as the stderr reporter and the trace learn them.
  */
-import { credentialParts, isSecretName, secretValuesOf } from '../http/redact.js';
-import { printableLine } from '../http/printable.js';
+import { credentialParts, isSecretName, secretValuesOf } from '../output/redact.js';
+import { printableLine } from '../output/printable.js';
 import type { HttpRequest } from '../http/types.js';
 import type { RunEvents } from './run-events.js';
 

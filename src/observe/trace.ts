@@ -11,7 +11,7 @@ import type { InspectionEvent } from 'xstate';
 import { stepKey, SUB_STATE } from '../../machines/state-keys.js';
 import type { ActionOutcome, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
 import { FileError, ToolError } from '../errors/tool-error.js';
-import { redactRequest, redactText, secretValuesOf } from '../http/redact.js';
+import { redactRequest, redactText, secretValuesOf } from '../output/redact.js';
 import { failureMessage } from './failure-message.js';
 import { ownEvents } from './decode-run.js';
 import type { Reporter } from './reporter.js';

@@ -1,9 +1,9 @@
 /** The `-v` lines of a direct call on stderr, curl style: `>` request, `<` response, `*` notes. */
 
 import { STATUS_CODES } from 'node:http';
-import { redactRequest, isSecretName, MASK, redactUrl, secretNames, secretValuesOf } from '../http/redact.js';
+import { redactRequest, isSecretName, MASK, redactUrl, secretNames, secretValuesOf } from '../output/redact.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
-import { printableLine } from '../http/printable.js';
+import { printableLine } from '../output/printable.js';
 import type { Target } from './resolve-target.js';
 
 /** The request line and headers (secrets as `***`), and which credentials the pipeline will add. */

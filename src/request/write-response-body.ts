@@ -2,7 +2,7 @@
 
 import type { Writable } from 'node:stream';
 import type { HttpResponse } from '../http/types.js';
-import { printableText } from '../http/printable.js';
+import { printableText } from '../output/printable.js';
 import { isStackOverflow } from '../expressions/stringify-json.js';
 
 export interface BodyOutput {

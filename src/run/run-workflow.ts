@@ -9,25 +9,25 @@ import type { LoadedDocument } from '../arazzo/model.js';
 import type { Outcome } from '../errors/outcome.js';
 import { styleFor, type Style } from '../output/style.js';
 import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
-import { printableLine } from '../http/printable.js';
-import { redactUrl, secretNames } from '../http/redact.js';
+import { printableLine } from '../output/printable.js';
+import { redactUrl, secretNames } from '../output/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
-import { createDescriptionLoader, type DescriptionLoader } from './description-loader.js';
-import type { RunDocuments } from './run-documents.js';
-import type { CriteriaOptions } from './evaluate-criteria.js';
+import { createDescriptionLoader, type DescriptionLoader } from '../plan/description-loader.js';
+import type { RunDocuments } from '../plan/run-documents.js';
+import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { formatFinding } from '../arazzo/format-finding.js';
-import { refuseDependencies, reportFindings, selectWorkflow } from './gate-document.js';
+import { refuseDependencies, reportFindings, selectWorkflow } from '../plan/gate-document.js';
 import { runMachine } from './run-machine.js';
-import type { PreparedRun } from './prepare-run.js';
-import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
-import type { StepProgram } from './compile-steps.js';
-import { createStepExecutor, type StepExecutor } from './execute-step.js';
+import type { PreparedRun } from '../plan/prepare-run.js';
+import { bindSources, type ApiLookup, type BoundSource } from '../plan/bind-sources.js';
+import type { StepProgram } from '../plan/compile-steps.js';
+import { createStepExecutor, type StepExecutor } from '../execute/execute-step.js';
 import { compileRunMachines, runWorkflows, type RunWorkflowsOptions, type WorkflowsRun } from './run-workflows.js';
-import { createActionJudge } from './judge.js';
+import { createActionJudge } from '../execute/judge.js';
 import { createActionNarrator } from '../observe/narrate-actions.js';
 import { executorEvents, inspectionDecoder } from '../observe/decode-run.js';
 import { createRunEvents } from '../observe/run-events.js';
-import { prepareWorkflow } from './prepare-workflow.js';
+import { prepareWorkflow } from '../plan/prepare-workflow.js';
 import { createReporter, narrateOnStderr, type Reporter } from '../observe/reporter.js';
 import { formatRecord, type RunRecord } from './run-record.js';
 import { createTracer, openTraceFile, type Tracer } from '../observe/trace.js';
@@ -35,7 +35,7 @@ import type { LiveInspector } from '../observe/inspect.js';
 import { holdsLiveView } from '../observe/live-view-hold.js';
 import type { ReportTargets, RunReports } from '../observe/report/run-reports.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
-import { criteriaOptionsFor } from './criteria-options.js';
+import { criteriaOptionsFor } from '../plan/criteria-options.js';
 
 export interface RunOptions {
   file: string;
@@ -121,7 +121,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (opts.inspect) {
       live = await (await import('../observe/inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId, secrets: opts.secretInputs ?? [] });
       // The chart `arazzo graph` draws of the selected workflow (drawing needs no executor).
-      const workflows = compiled.run && { entry: compiled.run.entry, configs: (await import('./drawing-configs.js')).drawingConfigs(new Map([...compiled.run.workflows].map(([key, w]) => [key, w.plan]))) };
+      const workflows = compiled.run && { entry: compiled.run.entry, configs: (await import('../plan/drawing-configs.js')).drawingConfigs(new Map([...compiled.run.workflows].map(([key, w]) => [key, w.plan]))) };
       live.showChart(compileWorkflow(plan, compiled.judge).config, workflows);
       live.announce(io.stderr);
     }
@@ -218,8 +218,8 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
 
   const workflow = selectWorkflow(doc, opts.workflowId);
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
-  const inputs = profile.typesInputs ? await (await import('./input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
-  const registry = deps.registry ?? (await (await import('./api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
+  const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
+  const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, opts.binds);
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
@@ -227,7 +227,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
   const criteria = await criteriaOptionsFor(doc.model, profile, (message) => reporter.warn(message));
   // A profile that runs nested workflows prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
-  const prepareRunModule = profile.runsNestedWorkflows ? await import('./prepare-run.js') : undefined;
+  const prepareRunModule = profile.runsNestedWorkflows ? await import('../plan/prepare-run.js') : undefined;
   const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style), workflow, templateWarnings) : undefined;
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
@@ -237,7 +237,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
 async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style): Promise<RunDocuments> {
-  const { createRunDocuments } = await import('./run-documents.js');
+  const { createRunDocuments } = await import('../plan/run-documents.js');
   return createRunDocuments(
     { prefix: '', loaded: doc, location: doc.absolutePath, sources, criteria },
     {

@@ -8,10 +8,10 @@
 import type { InspectionEvent } from 'xstate';
 import { callActorName, compileWorkflow, newRunShared, type WorkflowMachine } from '../../machines/compile-workflow.js';
 import type { RunFailure, StepRecord, Transfer, WorkflowContext } from '../../machines/types.js';
-import type { StepExecutor } from './execute-step.js';
-import { createActionJudge } from './judge.js';
-import type { PreparedRun } from './prepare-run.js';
-import type { PreparedWorkflow } from './prepare-workflow.js';
+import type { StepExecutor } from '../execute/execute-step.js';
+import { createActionJudge } from '../execute/judge.js';
+import type { PreparedRun } from '../plan/prepare-run.js';
+import type { PreparedWorkflow } from '../plan/prepare-workflow.js';
 import { runMachine } from './run-machine.js';
 
 /** One entry of the record's `dependencies`. */

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { loadApiLookup } from '../../src/run/api-lookup.js';
+import { loadApiLookup } from '../../src/plan/api-lookup.js';
 import { createPipeline } from '../../src/http/create-pipeline.js';
 import { sendJson, startServer, type TestServer } from '../unit/http/test-server.js';
 import { startOAuthServer, type OAuthServer, type OAuthServerOptions } from '../unit/auth/oauth-server.js';

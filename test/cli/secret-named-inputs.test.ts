@@ -1,7 +1,7 @@
 /** Inputs with a secret-like name are masked wherever they sit in the inputs, not only at the top. */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { makeWorkspace } from '../e2e/helpers/workspace.js';
-import { isSecretName } from '../../src/http/redact.js';
+import { isSecretName } from '../../src/output/redact.js';
 import { resolveInputs, secretNamedStrings } from '../../src/cli/input-flags.js';
 
 const ws = makeWorkspace('tool-secret-inputs-');

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { OAuth2Config } from '../../config/api-entry.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { pause } from '../../http/abortable.js';
-import { printableLine } from '../../http/printable.js';
+import { printableLine } from '../../output/printable.js';
 import { AuthError, OAuthError } from '../errors.js';
 import { pollingLifetimeS, pollIntervalS, slowedDownS } from './device-code-timing.js';
 import { waitText } from './loopback-redirect.js';

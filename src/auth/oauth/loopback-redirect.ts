@@ -2,7 +2,7 @@
 
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { printableLine } from '../../http/printable.js';
+import { printableLine } from '../../output/printable.js';
 import { AuthError, OAuthError } from '../errors.js';
 
 export interface LoopbackRedirect {

@@ -1,8 +1,8 @@
 /** A form-encoded POST to an OAuth 2.0 endpoint through the request pipeline. */
 
 import type { Pipeline } from '../../http/create-pipeline.js';
-import { printableLine } from '../../http/printable.js';
-import { isSecretName } from '../../http/redact.js';
+import { printableLine } from '../../output/printable.js';
+import { isSecretName } from '../../output/redact.js';
 import { TransportError } from '../../http/transport-error.js';
 import type { HttpResponse } from '../../http/types.js';
 import { AuthError, OAuthError } from '../errors.js';

@@ -7,8 +7,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { StepRecord, WorkflowPlan } from '../../../machines/types.js';
 import { styleFor } from '../../output/style.js';
-import { printableLine } from '../../http/printable.js';
-import { credentialParts, isSecretName, MASK, redactRequest, redactText, redactUrl, secretNames, secretValuesOf, type KnownSecrets } from '../../http/redact.js';
+import { printableLine } from '../../output/printable.js';
+import { credentialParts, isSecretName, MASK, redactRequest, redactText, redactUrl, secretNames, secretValuesOf, type KnownSecrets } from '../../output/redact.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../../http/types.js';
 import type { CriterionExplanation } from '../explain-lines.js';
 import { actionLine, failureLines, type ActionNote, type StepExchange } from '../explain-lines.js';

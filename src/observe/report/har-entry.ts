@@ -5,8 +5,8 @@
  * what a replay can answer with. Fields of our own start with `_`, as the spec asks.
  */
 import { STATUS_CODES } from 'node:http';
-import { splitContentType } from '../../http/parse-body.js';
-import { isSecretName, MASK, redactRequest, redactText, type KnownSecrets } from '../../http/redact.js';
+import { splitContentType } from '../../output/parse-body.js';
+import { isSecretName, MASK, redactRequest, redactText, type KnownSecrets } from '../../output/redact.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { VERSION } from '../../version.js';
 import type { RawExchange } from './capture-runs.js';

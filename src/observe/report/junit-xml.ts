@@ -5,7 +5,7 @@
  * Pure: text in, XML text out, every value escaped and stripped of what XML 1.0 cannot carry.
  */
 import type { RunFailure } from '../../../machines/types.js';
-import type { KnownSecrets } from '../../http/redact.js';
+import type { KnownSecrets } from '../../output/redact.js';
 import type { StepRun } from './capture-runs.js';
 import { failureView, type RunSummary } from './run-report.js';
 

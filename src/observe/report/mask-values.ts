@@ -3,8 +3,8 @@
  * secrets masked through redact.ts (the reporter's one redaction path) and control characters
  * removed (printable.ts), so a report is as safe to share as the run's stderr.
  */
-import { printableText } from '../../http/printable.js';
-import { isSecretName, MASK, redactText, type KnownSecrets } from '../../http/redact.js';
+import { printableText } from '../../output/printable.js';
+import { isSecretName, MASK, redactText, type KnownSecrets } from '../../output/redact.js';
 
 /** Characters redacted beyond a cut, so that a secret straddling it is masked whole rather than half shown. */
 const CUT_MARGIN = 1024;

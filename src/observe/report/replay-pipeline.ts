@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Pipeline } from '../../http/create-pipeline.js';
-import { parseBody } from '../../http/parse-body.js';
+import { parseBody } from '../../output/parse-body.js';
 import { TransportError } from '../../http/transport-error.js';
 import type { HttpResponse } from '../../http/types.js';
 import { FileError, ToolError } from '../../errors/tool-error.js';

@@ -3,8 +3,8 @@
  * (documented in docs/reports.md). Pure: it words what the capture holds.
  */
 import type { RunFailure } from '../../../machines/types.js';
-import { printableLine } from '../../http/printable.js';
-import type { KnownSecrets } from '../../http/redact.js';
+import { printableLine } from '../../output/printable.js';
+import type { KnownSecrets } from '../../output/redact.js';
 import { VERSION } from '../../version.js';
 import { failureMessage } from '../failure-message.js';
 import type { StepRun } from './capture-runs.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { openDescriptionCache, type DescriptionCache } from '../../../src/cache/description-cache.js';
 import { createPipeline } from '../../../src/http/create-pipeline.js';
 import { loadDescription } from '../../../src/openapi/load-description.js';
-import { createDescriptionLoader } from '../../../src/run/description-loader.js';
+import { createDescriptionLoader } from '../../../src/plan/description-loader.js';
 import { startServer, type TestServer } from '../http/test-server.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));

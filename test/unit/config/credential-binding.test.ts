@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authHookFor } from '../../../src/auth/auth-hook-for.js';
 import type { ApiEntry } from '../../../src/config/api-entry.js';
-import { loadApiLookup } from '../../../src/run/api-lookup.js';
+import { loadApiLookup } from '../../../src/plan/api-lookup.js';
 import { apiRegistry } from '../../../src/config/api-registry.js';
 import { requireUnmoved } from '../../../src/config/credential-binding.js';
 import { credentialStore } from '../../../src/config/credential-store.js';

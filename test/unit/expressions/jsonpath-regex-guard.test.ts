@@ -1,7 +1,7 @@
 /**
  * JSONPath match() and search() run a document's regex on the worker thread, under the time
  * limit: a pattern that backtracks without end stops, and the rest of RFC 9535's behaviour stays
- * (the compliance suite runs through the same functions: test/unit/run/jsonpath-compliance.test.ts).
+ * (the compliance suite runs through the same functions: test/unit/plan/jsonpath-compliance.test.ts).
  */
 import { describe, expect, it } from '@jest/globals';
 import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';

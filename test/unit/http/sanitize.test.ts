@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatDryRun } from '../../../src/http/format-dry-run.js';
-import { printableLine, printableText } from '../../../src/http/printable.js';
-import { redactRequest, redactText, redactUrl } from '../../../src/http/redact.js';
+import { printableLine, printableText } from '../../../src/output/printable.js';
+import { redactRequest, redactText, redactUrl } from '../../../src/output/redact.js';
 
 const ESC = '\u001b';
 

@@ -16,18 +16,18 @@ const LOADERS: Record<string, string> = {
   'json-p3': 'src/expressions/criterion-libraries.ts',
   fontoxpath: 'src/expressions/criterion-libraries.ts',
   '@xmldom/xmldom': 'src/expressions/criterion-libraries.ts',
-  'ajv/dist/2020.js': 'src/run/input-schema.ts',
-  'ajv-formats': 'src/run/input-schema.ts',
+  'ajv/dist/2020.js': 'src/plan/input-schema.ts',
+  'ajv-formats': 'src/plan/input-schema.ts',
 };
 
 /** Modules that run only for v2: nothing may import them statically (type-only imports erase), but one another. */
-const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/run/input-schema.ts', 'src/run/json-schema-meta.generated.ts', 'src/arazzo/check-v2.ts'];
+const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/plan/input-schema.ts', 'src/plan/json-schema-meta.generated.ts', 'src/arazzo/check-v2.ts'];
 
 /**
  * A part of a library a v2-only module may import statically: the meta-schema validator compiled at
  * build time needs Ajv's `equal` (a few lines), and is itself loaded only by input-schema.ts.
  */
-const STATIC_IN_V2_ONLY: Record<string, string> = { 'ajv/dist/runtime/equal.js': 'src/run/json-schema-meta.generated.ts' };
+const STATIC_IN_V2_ONLY: Record<string, string> = { 'ajv/dist/runtime/equal.js': 'src/plan/json-schema-meta.generated.ts' };
 
 function tsFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { formatDryRun } from '../../../src/http/format-dry-run.js';
-import { redactRequest } from '../../../src/http/redact.js';
+import { redactRequest } from '../../../src/output/redact.js';
 import type { HttpRequest } from '../../../src/http/types.js';
-import { bearerAuth } from './fake-auth.js';
+import { bearerAuth } from '../http/fake-auth.js';
 
 const auth = { ...bearerAuth('https://api.example.com', ['t']), secretNames: () => ['X-Secret-Token', 'sig'] };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ExpressionContext } from '../../../src/expressions/context.js';
-import { prepareCriterion, type Criterion } from '../../../src/run/evaluate-criteria.js';
-import { explainCriteria } from '../../../src/run/explain-criteria.js';
+import { prepareCriterion, type Criterion } from '../../../src/plan/evaluate-criteria.js';
+import { explainCriteria } from '../../../src/execute/explain-criteria.js';
 
 const simple = (condition: string): Criterion => prepareCriterion({ condition, type: 'simple' } as never);
 const ctx: ExpressionContext = { inputs: {}, steps: {}, statusCode: 422, response: { statusCode: 422, headers: {}, body: { id: 7, name: 'x' } } } as ExpressionContext;

@@ -1,9 +1,9 @@
 import type { Judge, StepOutcome, WorkflowContext } from '../../machines/types.js';
 import type { ExpressionContext, RequestData, ResponseData } from '../expressions/context.js';
-import type { DocumentScope, StepProgram } from './compile-steps.js';
-import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
-import { evaluateWorkflowOutputs, type CompiledOutputs } from './output-values.js';
-import { workflowsIn } from './workflows-view.js';
+import type { DocumentScope, StepProgram } from '../plan/compile-steps.js';
+import { evaluateCriteria, type CriteriaMiss } from '../plan/evaluate-criteria.js';
+import { evaluateWorkflowOutputs, type CompiledOutputs } from '../plan/output-values.js';
+import { workflowsIn } from '../plan/workflows-view.js';
 
 /** The expression context of the step being judged: workflow inputs, earlier steps, and this step's request and response. */
 export function expressionContext(context: WorkflowContext, scope?: DocumentScope, last: StepOutcome | undefined = context.last): ExpressionContext {

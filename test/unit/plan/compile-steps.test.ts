@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
-import { prepareWorkflow } from '../../../src/run/prepare-workflow.js';
+import { prepareWorkflow } from '../../../src/plan/prepare-workflow.js';
 
 /**
  * Which steps are marked, found both ways: from the document's text (as a run does) and by walking

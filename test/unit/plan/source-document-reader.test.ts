@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DescriptionError } from '../../../src/openapi/errors.js';
-import { sourceTarget } from '../../../src/run/source-document-reader.js';
+import { sourceTarget } from '../../../src/plan/source-document-reader.js';
 
 function refusal(location: string, base: string, allowRefHosts: string[] = []): string {
   try {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { LookupFunction } from 'node:net';
-import { createRefAddressGuard } from '../../../src/run/ref-address-guard.js';
+import { createRefAddressGuard } from '../../../src/plan/ref-address-guard.js';
 import { usePipelineFixtures } from '../http/test-server.js';
 
 /** A resolver answering from `answers` (one list per call for a name; the last one repeats), and counting calls. */

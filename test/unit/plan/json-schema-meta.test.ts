@@ -1,5 +1,5 @@
 /**
- * The JSON Schema 2020-12 meta-schema validator compiled at build time (src/run/json-schema-meta.generated.ts)
+ * The JSON Schema 2020-12 meta-schema validator compiled at build time (src/plan/json-schema-meta.generated.ts)
  * is what scripts/generate-meta-validator.js writes from the installed Ajv, and answers as Ajv's own
  * schema check does: same verdict, same errors, on valid schemas, broken ones and thousands of mutations.
  */
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { metaValidatorSource } from '../../../scripts/generate-meta-validator.js';
-import generated from '../../../src/run/json-schema-meta.generated.js';
+import generated from '../../../src/plan/json-schema-meta.generated.js';
 
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
@@ -17,7 +17,7 @@ const addFormats = (require('ajv-formats') as { default: typeof import('ajv-form
 type Validate = ((schema: unknown) => boolean) & { errors?: unknown[] | null };
 const validateMeta = generated as unknown as Validate;
 
-/** Ajv as src/run/input-schema.ts made it before, which checked each schema against the meta-schema itself (validateSchema does not keep the schema). */
+/** Ajv as src/plan/input-schema.ts made it before, which checked each schema against the meta-schema itself (validateSchema does not keep the schema). */
 const reference = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: true });
 addFormats(reference);
 function ajvVerdict(schema: unknown): { valid: boolean; errors: string } {
@@ -74,7 +74,7 @@ const INVALID: unknown[] = [
 
 describe('the JSON Schema 2020-12 meta-schema validator compiled at build time', () => {
   it('is what scripts/generate-meta-validator.js writes from the installed Ajv', () => {
-    const built = readFileSync(fileURLToPath(new URL('../../../src/run/json-schema-meta.generated.ts', import.meta.url)), 'utf8');
+    const built = readFileSync(fileURLToPath(new URL('../../../src/plan/json-schema-meta.generated.ts', import.meta.url)), 'utf8');
     // When this fails after an Ajv update: npm run build
     expect(built === metaValidatorSource()).toBe(true);
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadApiLookup } from '../../../src/run/api-lookup.js';
+import { loadApiLookup } from '../../../src/plan/api-lookup.js';
 import { apiRegistry } from '../../../src/config/api-registry.js';
 import { ConfigError } from '../../../src/config/errors.js';
 import { configPaths } from '../../../src/config/paths.js';

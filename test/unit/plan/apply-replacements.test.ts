@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
-import { applyReplacements, ReplacementError } from '../../../src/run/apply-replacements.js';
+import { applyReplacements, ReplacementError } from '../../../src/plan/apply-replacements.js';
 
 const xpath = (await loadCriterionLibraries(['xpath'])).xpath!;
 

@@ -7,12 +7,12 @@ import type { RunStepInput, StepOutcome, WorkflowResult } from '../../machines/t
 import type { ExpressionContext } from '../expressions/context.js';
 import { UnresolvedExpressionError } from '../expressions/errors.js';
 import { renderTemplate } from '../expressions/render-template.js';
-import type { StepProgram } from './compile-steps.js';
-import { evaluateCriteria } from './evaluate-criteria.js';
+import type { StepProgram } from '../plan/compile-steps.js';
+import { evaluateCriteria } from '../plan/evaluate-criteria.js';
 import { failureMessage } from '../observe/failure-message.js';
-import { evaluateOutputs } from './output-values.js';
+import { evaluateOutputs } from '../plan/output-values.js';
 import type { StepReporter } from '../observe/reporter.js';
-import { workflowsIn } from './workflows-view.js';
+import { workflowsIn } from '../plan/workflows-view.js';
 
 /** `callLogin/doLogin`: a step's name in progress lines, with the nested steps that led to it. */
 export function shownStepId(input: Pick<RunStepInput, 'via'>, stepId: string): string {

@@ -6,7 +6,7 @@
  * sources stay on its origin (or a --tool-allow-ref-host host), and never name local files.
  */
 import type { FetchedText } from '../cache/fetch-description.js';
-import { redactUrl, secretNames } from '../http/redact.js';
+import { redactUrl, secretNames } from '../output/redact.js';
 import { DescriptionError } from '../openapi/errors.js';
 import { checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
 import { LocalReadError } from '../openapi/read-local-file.js';

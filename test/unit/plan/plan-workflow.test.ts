@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
-import { planStep, planWorkflow, PlanError, stepIndexOf, type StepCriteria } from '../../../src/run/plan-workflow.js';
+import { planStep, planWorkflow, PlanError, stepIndexOf, type StepCriteria } from '../../../src/plan/plan-workflow.js';
 
 /** The plan of the first workflow, and the action criteria prepared for its first step. */
 function plan(yaml: string) {

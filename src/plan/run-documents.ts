@@ -15,7 +15,7 @@ import { validateDocument } from '../arazzo/validate-document.js';
 import { sourceWorkflow, unknownSourceWorkflowMessage, workflowReferences, type WorkflowReference } from '../arazzo/workflow-references.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { TemplateWarning } from '../expressions/template-ast.js';
-import { redactUrl, secretNames } from '../http/redact.js';
+import { redactUrl, secretNames } from '../output/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
 import { DescriptionError } from '../openapi/errors.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';

@@ -8,7 +8,7 @@ import { configPaths } from '../config/paths.js';
 import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
 import { TransportError } from '../http/transport-error.js';
 import type { PipelineOptions } from '../http/types.js';
-import { redactUrl, secretNames } from '../http/redact.js';
+import { redactUrl, secretNames } from '../output/redact.js';
 import { DescriptionError, RefFetchRefusedError } from '../openapi/errors.js';
 import { loadDescription, checkDescriptionFile, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
 import type { OpenApiDescription } from '../openapi/types.js';

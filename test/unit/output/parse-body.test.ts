@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseBody } from '../../../src/http/parse-body.js';
+import { parseBody } from '../../../src/output/parse-body.js';
 
 describe('parseBody', () => {
   it('parses application/json and +json types', () => {

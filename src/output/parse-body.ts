@@ -1,4 +1,4 @@
-/** Decoding a response body by its content type. */
+/** Decoding a body by its content type: for the pipeline's responses, and for what tool prints (redaction, reports). */
 
 const TEXT_TYPES = new Set([
   'application/xml',

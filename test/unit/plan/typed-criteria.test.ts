@@ -4,7 +4,7 @@ import type { Criterion as CriterionObject } from '../../../src/arazzo/model.js'
 import type { ExpressionContext } from '../../../src/expressions/context.js';
 import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { MAX_XML_CHARS } from '../../../src/expressions/xpath-criterion.js';
-import { evaluateCriteria, prepareCriterion, unsupportedCriterion, type CriteriaOptions } from '../../../src/run/evaluate-criteria.js';
+import { evaluateCriteria, prepareCriterion, unsupportedCriterion, type CriteriaOptions } from '../../../src/plan/evaluate-criteria.js';
 import { V1_PROFILE, V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
 let options: CriteriaOptions;

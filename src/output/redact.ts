@@ -5,7 +5,19 @@
  */
 
 import { parseBody, splitContentType } from './parse-body.js';
-import type { HttpRequest } from './types.js';
+
+/**
+ * What redaction reads of a request: src/http's HttpRequest has this shape (output sits below
+ * http, so the type is spelled out here rather than imported).
+ */
+export interface RedactableRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: { kind: 'bytes'; contentType: string; data: Buffer | string } | { kind: 'multipart'; parts: Array<{ name: string; value: string | Buffer; contentType?: string; filename?: string }> };
+  /** The auth hook: the names and values of the credentials it applies. */
+  auth?: { secretNames(): string[]; secretValues?(): string[] };
+}
 
 export const MASK = '***';
 
@@ -44,7 +56,7 @@ export function isSecretName(name: string, extra: ReadonlySet<string> = NO_NAMES
  * Lower-cased header and query names that always carry a credential plus the auth hook's own. The
  * pipeline drops these on a cross-origin redirect; for printing, isSecretName adds the secret-like ones.
  */
-export function secretNames(auth: HttpRequest['auth']): ReadonlySet<string> {
+export function secretNames(auth: RedactableRequest['auth']): ReadonlySet<string> {
   if (auth === undefined) return ALWAYS_SECRET;
   const names = new Set(ALWAYS_SECRET);
   for (const name of auth.secretNames()) names.add(name.toLowerCase());
@@ -55,7 +67,7 @@ export function secretNames(auth: HttpRequest['auth']): ReadonlySet<string> {
  * The secret values a request carries: its auth hook's credentials (once applied), the values of
  * secret-named headers and query parameters, and their token parts (`Bearer X` gives X too).
  */
-export function secretValuesOf(req: HttpRequest, extra: Iterable<string> = []): string[] {
+export function secretValuesOf(req: RedactableRequest, extra: Iterable<string> = []): string[] {
   const names = secretNames(req.auth);
   const values = [...extra, ...(req.auth?.secretValues?.() ?? [])];
   for (const [name, value] of Object.entries(req.headers)) if (isSecretName(name, names)) values.push(...credentialParts(value));
@@ -80,7 +92,7 @@ export function credentialParts(value: string): string[] {
 }
 
 /** A copy of the request safe to print: secret headers, query values, form and JSON fields, URL passwords and `known` values shown as `***`; never throws. */
-export function redactRequest(req: HttpRequest, known: Iterable<string> = []): RedactedRequest {
+export function redactRequest(req: RedactableRequest, known: Iterable<string> = []): RedactedRequest {
   const names = secretNames(req.auth);
   const values = sortedValues(secretValuesOf(req, known));
   const headers: Record<string, string> = {};
@@ -178,7 +190,7 @@ function maskUserinfo(urlWithoutQuery: string): string {
     .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@:]+@/i, `$1${MASK}@`);
 }
 
-function redactBody(body: NonNullable<HttpRequest['body']>, names: ReadonlySet<string>): unknown {
+function redactBody(body: NonNullable<RedactableRequest['body']>, names: ReadonlySet<string>): unknown {
   if (body.kind === 'multipart') {
     return body.parts.map((part) => ({
       name: part.name,

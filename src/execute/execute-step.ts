@@ -11,15 +11,15 @@ import { TransportError } from '../http/transport-error.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { buildRequest } from '../openapi/build-request.js';
 import { RequestBuildError } from '../openapi/errors.js';
-import { applyReplacements, ReplacementError, replacesXml } from './apply-replacements.js';
-import type { StepProgram } from './compile-steps.js';
-import { evaluateCriteria, type CriteriaMiss } from './evaluate-criteria.js';
+import { applyReplacements, ReplacementError, replacesXml } from '../plan/apply-replacements.js';
+import type { StepProgram } from '../plan/compile-steps.js';
+import { evaluateCriteria, type CriteriaMiss } from '../plan/evaluate-criteria.js';
 import { explainCriteria } from './explain-criteria.js';
 import type { StepExchange } from '../observe/explain-lines.js';
 import { judgeCall, prepareCall, shownStepId } from './execute-call.js';
-import { evaluateOutputs } from './output-values.js';
+import { evaluateOutputs } from '../plan/output-values.js';
 import type { StepReporter } from '../observe/reporter.js';
-import { workflowsIn } from './workflows-view.js';
+import { workflowsIn } from '../plan/workflows-view.js';
 
 export interface StepExecutorDeps {
   programs: StepProgram[];

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Criterion as CriterionObject } from '../../../src/arazzo/model.js';
 import { loadCriterionLibraries, type CriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { jsonPathValues } from '../../../src/expressions/jsonpath-criterion.js';
-import { evaluateCriteria, prepareCriterion, type CriteriaOptions, type JsonPathCriterion } from '../../../src/run/evaluate-criteria.js';
+import { evaluateCriteria, prepareCriterion, type CriteriaOptions, type JsonPathCriterion } from '../../../src/plan/evaluate-criteria.js';
 import { V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
 interface Case {

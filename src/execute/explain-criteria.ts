@@ -5,7 +5,7 @@
 import type { CompareOp, Condition } from '../expressions/condition-ast.js';
 import type { ExpressionContext } from '../expressions/context.js';
 import { evaluateCondition, operandValue } from '../expressions/evaluate-condition.js';
-import type { CriteriaSet, Criterion } from './evaluate-criteria.js';
+import type { CriteriaSet, Criterion } from '../plan/evaluate-criteria.js';
 import type { Comparison as BaseComparison, CriterionExplanation as BaseExplanation } from '../observe/explain-lines.js';
 
 /** One comparison of a simple condition (or a lone operand such as `$response.body.ok`) with what its operands resolved to; the wording's own type is src/observe/explain-lines.ts's. */

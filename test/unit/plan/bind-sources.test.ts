@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LoadedDocument } from '../../../src/arazzo/model.js';
 import type { OpenApiDescription } from '../../../src/openapi/types.js';
-import { BindingError, bindSources, type ApiLookup, type RegisteredApi } from '../../../src/run/bind-sources.js';
+import { BindingError, bindSources, type ApiLookup, type RegisteredApi } from '../../../src/plan/bind-sources.js';
 
 function documentWith(source: Record<string, unknown>): LoadedDocument {
   return { model: { sourceDescriptions: [{ type: 'openapi', url: './shop.yaml', pointer: '/sourceDescriptions/0', ...source }] } } as unknown as LoadedDocument;

@@ -1,7 +1,7 @@
 /** v2 inputs schemas: compiled one after another (one Ajv shared by those that name no resource), each on its own. */
 import { describe, expect, it } from '@jest/globals';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
-import { compileInputSchema } from '../../../src/run/input-schema.js';
+import { compileInputSchema } from '../../../src/plan/input-schema.js';
 
 function documentWith(workflows: Record<string, unknown>): ReturnType<typeof parseDocumentText> {
   const text = JSON.stringify({
