@@ -28,7 +28,7 @@ const ES_SYNTAX = /^[ \t]*(?:import|export)[\s{*]/m;
  * Packages bundled on their own, as dist/bundle/packages/<name>.cjs, and loaded only when code
  * requires them (src/bundle/script-loader.ts resolves the name). `yaml` is needed only for the
  * fallback parse, error positions and YAML output, but code splitting put its 260 KB in a chunk
- * that every run loaded (~4 ms; docs/performance.md, fifth pass).
+ * that every run loaded (~4 ms; the fifth pass of docs/performance.md, in git history).
  */
 const LAZY_PACKAGES = ['yaml'];
 
@@ -50,7 +50,7 @@ function isCommonJs(file) {
  *   (Node itself exposes the named exports).
  * - Each of our modules that imports a CommonJS package (clipanion in every command file, typanion)
  *   got its own copy of the package's exports, a getter per name: ~2 000 property definitions,
- *   ~4 ms of every start-up (docs/performance.md, fifth pass). One shared module makes one copy.
+ *   ~4 ms of every start-up (measured in the fifth pass of docs/performance.md, in git history). One shared module makes one copy.
  */
 const commonJsNamedExports = {
   name: 'commonjs-named-exports',

@@ -3,7 +3,7 @@
  * meta-schema, compiled here once per build (Ajv's standalone code; `npm run build`, which `npm ci`
  * runs, calls this first; the file is not committed) instead of in every v2 run whose workflow
  * declares inputs. Ajv compiles that meta-schema the first time it checks a schema, ~80 ms of a
- * fresh process (docs/performance.md, eighth pass). The validator is compiled with the options of
+ * fresh process (measured in the eighth pass of docs/performance.md, in git history). The validator is compiled with the options of
  * src/plan/input-schema.ts's Ajv (Ajv compiles meta-schemas without useDefaults, coerceTypes and
  * removeAdditional whatever the instance says), so it gives the same answers and errors as the
  * check Ajv would make. test/unit/plan/json-schema-meta.test.ts fails when the file is not what this

@@ -26,7 +26,7 @@ export function setMemoryFlags(): void {
  * accepts cached code only when its flags hash as they did when the cache was made, and every
  * flag set away from its default changes that hash: Node's built-in modules (http, tls, crypto,
  * zlib, ...) carry a code cache made with the defaults, and with the memory flags set they were
- * compiled from source, ~20 ms of every run (docs/performance.md, fifth pass). With `verify`,
+ * compiled from source, ~20 ms of every run (measured in the fifth pass of docs/performance.md, in git history). With `verify`,
  * V8 also checksums code caches it makes and reads (--verify-snapshot-checksum), so a damaged
  * cache file is rejected instead of crashing the process.
  */

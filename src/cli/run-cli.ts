@@ -33,7 +33,7 @@ export function buildCli(colors = false, commands: readonly CommandClass<ToolCon
 /**
  * The only commands that `argv` can select, from its first words: clipanion builds its parser
  * from every registered command, which took ~25 ms of each start-up for all of them
- * (docs/performance.md, fifth pass). Undefined when every command is needed: no words, an option
+ * (measured in the fifth pass of docs/performance.md, in git history). Undefined when every command is needed: no words, an option
  * first (other than a lone --version or -v), -h or --help anywhere, a group's own help
  * (`tool arazzo` lists the group), or words that name no command (the error lists them all).
  * Every command whose path could match is kept, so the parse picks the command it would pick
