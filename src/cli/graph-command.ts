@@ -50,23 +50,24 @@ export class GraphCommand extends ToolCommand {
 
   async execute(): Promise<number> {
     const profile = resolveRunner(this.runner, this.context.env);
-    const { loadDocument } = await import('../arazzo/load-document.js');
-    const { validateDocument } = await import('../arazzo/validate-document.js');
-    const { reportFindings, selectWorkflow } = await import('../plan/gate-document.js');
-    const { planWorkflow } = await import('../plan/plan-workflow.js');
+    const { prepareDocument } = await import('../plan/prepare-document.js');
     const { drawingMachine } = await import('../plan/drawing-configs.js');
     const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
 
-    const { openDocumentStore } = await import('../cache/document-store.js');
-    const store = openDocumentStore(this.context.env);
-    const doc = await loadDocument(this.file, { cwd: this.context.cwd, ...(store ? { store } : {}) });
-    // No loadOperations: a graph needs no source description, so nothing is read or fetched.
-    if (!reportFindings(await validateDocument(doc, { profile }), doc, this.context.stderr, this.style, 'nothing was drawn', false, this.workflow)) return EXIT.INVALID_DOCUMENT;
-
-    const { criteriaOptionsFor } = await import('../plan/criteria-options.js');
-    const { plan } = planWorkflow(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, profile));
+    // No descriptions: a graph needs no source description, so nothing is read or fetched.
+    const prepared = await prepareDocument({
+      file: this.file,
+      cwd: this.context.cwd,
+      env: this.context.env,
+      profile,
+      workflowId: this.workflow,
+      findings: { stderr: this.context.stderr, style: this.style, consequence: 'nothing was drawn', showWarnings: false },
+      upTo: 'plan',
+    });
+    if (!prepared.valid) return EXIT.INVALID_DOCUMENT;
+    const { doc, workflow, criteria, plan } = prepared;
     const machine = drawingMachine(plan);
-    const workflows = profile.runsNestedWorkflows && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, selectWorkflow(doc, this.workflow), await criteriaOptionsFor(doc.model, profile)) : undefined;
+    const workflows = profile.runsNestedWorkflows && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, workflow, criteria) : undefined;
     const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(machine.config);
     this.context.stdout.write(text);
     return EXIT.OK;

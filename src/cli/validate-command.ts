@@ -1,5 +1,8 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
+import type { Finding } from '../arazzo/finding.js';
+import type { LoadedDocument } from '../arazzo/model.js';
+import type { RunnerProfile } from '../arazzo/runner-profile.js';
 import { ToolError } from '../errors/tool-error.js';
 import { styleFor } from '../output/style.js';
 import { EXIT } from './exit-codes.js';
@@ -46,33 +49,51 @@ export class ValidateCommand extends ToolCommand {
   async execute(): Promise<number> {
     const profile = resolveRunner(this.runner, this.context.env);
     const { resolve } = await import('node:path');
-    const { loadDocument } = await import('../arazzo/load-document.js');
-    const { validateDocument } = await import('../arazzo/validate-document.js');
-    const { formatFinding, formatSummary } = await import('../arazzo/format-finding.js');
-    const { localOperationsLoader } = await import('./source-operations.js');
-    const { openDocumentStore } = await import('../cache/document-store.js');
-    const store = openDocumentStore(this.context.env);
-    const doc = await loadDocument(this.file, { cwd: this.context.cwd, ...(store ? { store } : {}) });
+    const { prepareDocument } = await import('../plan/prepare-document.js');
+    const formatting = await import('../arazzo/format-finding.js');
     const refused: Error[] = [];
-    const denied = await toolFolders(this.context.env);
-    const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));
-    const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
-    const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('./source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
-    const findings = await validateDocument(doc, { loadOperations, loadPathOperations: loadOperations.paths, profile, ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}) });
-    // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
-    if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
+    const prepared = await prepareDocument({
+      file: this.file,
+      cwd: this.context.cwd,
+      env: this.context.env,
+      profile,
+      // Operation ids and parameters are checked against local descriptions only; remote ones are not fetched.
+      descriptions: async (doc) => {
+        const { localOperationsLoader } = await import('./source-operations.js');
+        const denied = await toolFolders(this.context.env);
+        const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));
+        const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
+        const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('./source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
+        return {
+          loadOperations,
+          loadPathOperations: loadOperations.paths,
+          ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}),
+          // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
+          afterValidation: () => {
+            if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
+          },
+        };
+      },
+      findings: (findings, doc) => this.printFindings(findings, doc, profile, formatting),
+      upTo: 'findings',
+    });
+    return prepared.valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
+  }
+
+  /** Findings are this command's data: every one goes to stdout. Returns whether the document is valid: no error, or no finding at all with --strict. */
+  private printFindings(findings: Finding[], doc: LoadedDocument, profile: RunnerProfile, { formatFinding, formatSummary }: typeof import('../arazzo/format-finding.js')): boolean {
     const valid = !findings.some((finding) => finding.severity === 'error' || this.strict);
     if (this.output === 'json') {
       const record = { file: doc.file, valid, strict: this.strict, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
       this.context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
     } else {
-      // Findings are this command's data, so they go to stdout, coloured only when stdout is a terminal.
+      // Coloured only when stdout is a terminal.
       const style = styleFor(this.context.stdoutIsTTY && this.context.colors);
       const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
       lines.push(formatSummary(doc, findings, { strict: this.strict, profile }));
       this.context.stdout.write(`${lines.join('\n')}\n`);
     }
-    return valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
+    return valid;
   }
 }
 

@@ -2,9 +2,6 @@ import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { compileWorkflow, DEFAULT_MAX_DEPTH } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
-import { loadDocument } from '../arazzo/load-document.js';
-import { openDocumentStore } from '../cache/document-store.js';
-import { validateDocument } from '../arazzo/validate-document.js';
 import type { LoadedDocument } from '../arazzo/model.js';
 import type { Outcome } from '../errors/outcome.js';
 import { styleFor, type Style } from '../output/style.js';
@@ -16,7 +13,8 @@ import { createDescriptionLoader, type DescriptionLoader } from '../plan/descrip
 import type { RunDocuments } from '../plan/run-documents.js';
 import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { formatFinding } from '../arazzo/format-finding.js';
-import { refuseDependencies, reportFindings, selectWorkflow } from '../plan/gate-document.js';
+import { refuseDependencies } from '../plan/gate-document.js';
+import { prepareDocument } from '../plan/prepare-document.js';
 import { runMachine } from './run-machine.js';
 import type { PreparedRun } from '../plan/prepare-run.js';
 import { bindSources, type ApiLookup, type BoundSource } from '../plan/bind-sources.js';
@@ -191,32 +189,41 @@ interface CompiledRun {
  * starts; a suspended async function keeps all its locals alive.
  */
 async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | Outcome> {
-  const store = openDocumentStore(io.env);
-  const doc = await loadDocument(opts.file, { cwd: io.cwd, ...(store ? { store } : {}) });
-  const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
-    env: io.env,
-    allowRefHosts: opts.allowRefHosts ?? [],
-    allowRead: (opts.allowRead ?? []).map((folder) => resolvePath(io.cwd, folder)),
-    cwd: io.cwd,
-    refPipeline: { timeoutMs: opts.timeoutMs, retry: opts.retry },
-    sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
-    warn: (message) => reporter.warn(message),
-  });
   const profile = opts.profile ?? DEFAULT_PROFILE;
-  const findings = await validateDocument(doc, {
+  const prepared = await prepareDocument({
+    file: opts.file,
+    cwd: io.cwd,
+    env: io.env,
     profile,
-    loadOperations: async (url) => {
-      try {
-        return (await loadDescription(url)).operations;
-      } catch {
-        return undefined;
-      }
+    workflowId: opts.workflowId,
+    // The run reads its descriptions through the pipeline, once: validation checks them, binding binds them.
+    descriptions: (doc) => {
+      const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
+        env: io.env,
+        allowRefHosts: opts.allowRefHosts ?? [],
+        allowRead: (opts.allowRead ?? []).map((folder) => resolvePath(io.cwd, folder)),
+        cwd: io.cwd,
+        refPipeline: { timeoutMs: opts.timeoutMs, retry: opts.retry },
+        sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
+        warn: (message) => reporter.warn(message),
+      });
+      return {
+        loadDescription,
+        loadOperations: async (url: string) => {
+          try {
+            return (await loadDescription(url)).operations;
+          } catch {
+            return undefined;
+          }
+        },
+        loadPathOperations: async (url: string) => allOperations(await loadDescription(url)),
+      };
     },
-    loadPathOperations: async (url) => allOperations(await loadDescription(url)),
+    findings: { stderr: io.stderr, style, consequence: 'nothing was sent', showWarnings: true },
+    upTo: 'workflow',
   });
-  if (!reportFindings(findings, doc, io.stderr, style, 'nothing was sent', true, opts.workflowId)) return { kind: 'invalid-document' };
-
-  const workflow = selectWorkflow(doc, opts.workflowId);
+  if (!prepared.valid) return { kind: 'invalid-document' };
+  const { doc, workflow, descriptions: { loadDescription } } = prepared;
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
   const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
