@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { WorkflowsChart } from '../../machines/graph/read-workflows.js';
+import type { WorkflowsChart } from '../draw/read-workflows.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
 import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { EXIT } from './exit-codes.js';
@@ -55,7 +55,7 @@ export class GraphCommand extends ToolCommand {
     const { reportFindings, selectWorkflow } = await import('../plan/gate-document.js');
     const { planWorkflow } = await import('../plan/plan-workflow.js');
     const { drawingMachine } = await import('../plan/drawing-configs.js');
-    const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
+    const { toStatelyJson } = await import('../draw/to-stately-json.js');
 
     const { openDocumentStore } = await import('../cache/document-store.js');
     const store = openDocumentStore(this.context.env);
@@ -76,7 +76,7 @@ export class GraphCommand extends ToolCommand {
   private async reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
     const { planReachable } = await import('../plan/plan-reachable.js');
     const { drawingConfigs } = await import('../plan/drawing-configs.js');
-    const { callsOrTransfers, readWorkflows } = await import('../../machines/graph/read-workflows.js');
+    const { callsOrTransfers, readWorkflows } = await import('../draw/read-workflows.js');
     const configs = drawingConfigs(planReachable(doc, workflow, criteria));
     const entry = workflow.workflowId ?? '';
     return callsOrTransfers(configs.get(entry) ?? {}) ? readWorkflows(entry, configs) : undefined;
@@ -84,8 +84,8 @@ export class GraphCommand extends ToolCommand {
 
   /** The v2 chart of several workflows (read-workflows.ts) in `--format`. */
   private async drawWorkflows(chart: WorkflowsChart): Promise<string> {
-    if (this.format === 'mermaid') return (await import('../../machines/graph/workflows-to-mermaid.js')).workflowsToMermaid(chart);
-    const dot = (await import('../../machines/graph/workflows-to-dot.js')).workflowsToDot(chart);
+    if (this.format === 'mermaid') return (await import('../draw/workflows-to-mermaid.js')).workflowsToMermaid(chart);
+    const dot = (await import('../draw/workflows-to-dot.js')).workflowsToDot(chart);
     if (this.format !== 'svg') return dot;
     const { renderSvg } = await import('../output/render-svg.js');
     return renderSvg(dot);
@@ -95,10 +95,10 @@ export class GraphCommand extends ToolCommand {
   private async draw(config: object): Promise<string> {
     const steps = this.level === 'steps';
     if (this.format === 'mermaid') {
-      if (steps) return (await import('../../machines/graph/steps-to-mermaid.js')).stepsToMermaid(config);
-      return (await import('../../machines/graph/to-mermaid.js')).toMermaid(config);
+      if (steps) return (await import('../draw/steps-to-mermaid.js')).stepsToMermaid(config);
+      return (await import('../draw/to-mermaid.js')).toMermaid(config);
     }
-    const dot = steps ? (await import('../../machines/graph/steps-to-dot.js')).stepsToDot(config) : (await import('../../machines/graph/to-dot.js')).toDot(config);
+    const dot = steps ? (await import('../draw/steps-to-dot.js')).stepsToDot(config) : (await import('../draw/to-dot.js')).toDot(config);
     if (this.format !== 'svg') return dot;
     const { renderSvg } = await import('../output/render-svg.js');
     return renderSvg(dot);

@@ -12,8 +12,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
-import { readSteps } from '../../machines/graph/read-steps.js';
-import { callsOrTransfers, readWorkflows } from '../../machines/graph/read-workflows.js';
+import { readSteps } from '../draw/read-steps.js';
+import { callsOrTransfers, readWorkflows } from '../draw/read-workflows.js';
 import type { RunFailure } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';

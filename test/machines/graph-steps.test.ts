@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { compileWorkflow } from '../../machines/compile-workflow.js';
-import { readSteps } from '../../machines/graph/read-steps.js';
-import { stepsToDot } from '../../machines/graph/steps-to-dot.js';
-import { stepsToMermaid } from '../../machines/graph/steps-to-mermaid.js';
+import { readSteps } from '../../src/draw/read-steps.js';
+import { stepsToDot } from '../../src/draw/steps-to-dot.js';
+import { stepsToMermaid } from '../../src/draw/steps-to-mermaid.js';
 import type { WorkflowPlan } from '../../machines/types.js';
 import { action, judgeOf, step } from './harness.js';
 

@@ -7,8 +7,8 @@
  * transfers. A workflow already drawn (recursion, a second call) is only pointed to, so a cycle of
  * calls ends.
  */
-import { calledKey } from '../call-states.js';
-import { SUB_STATE } from '../state-keys.js';
+import { calledKey } from '../../machines/call-states.js';
+import { SUB_STATE } from '../../machines/state-keys.js';
 import { readSteps, type StepsChart, type StepsEdge, type StepsNode } from './read-steps.js';
 import { stepsEdgeId } from './steps-to-dot.js';
 

@@ -7,9 +7,9 @@
  * from the transitions' data (`meta`, guard and action parameters, target keys) and a few fixed
  * words.
  */
-import { calledKey } from '../call-states.js';
-import { SUB_STATE } from '../state-keys.js';
-import type { ActionMeta, FailureCode } from '../types.js';
+import { calledKey } from '../../machines/call-states.js';
+import { SUB_STATE } from '../../machines/state-keys.js';
+import type { ActionMeta, FailureCode } from '../../machines/types.js';
 import { actionName, type TransitionConfig } from './transition-label.js';
 
 /** The fixed words of the steps level; everything else in a label is the document's. */
