@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { WorkflowsChart } from '../../machines/graph/read-workflows.js';
+import type { WorkflowPlan } from '../../machines/types.js';
+import type { WorkflowsChart } from '../draw/read-workflows.js';
 import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
 import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { EXIT } from './exit-codes.js';
@@ -52,7 +53,7 @@ export class GraphCommand extends ToolCommand {
     const profile = resolveRunner(this.runner, this.context.env);
     const { prepareDocument } = await import('../plan/prepare-document.js');
     const { drawingMachine } = await import('../plan/drawing-configs.js');
-    const { toStatelyJson } = await import('../../machines/graph/to-stately-json.js');
+    const { toStatelyJson } = await import('../draw/to-stately-json.js');
 
     // No descriptions: a graph needs no source description, so nothing is read or fetched.
     const prepared = await prepareDocument({
@@ -68,7 +69,7 @@ export class GraphCommand extends ToolCommand {
     const { doc, workflow, criteria, plan } = prepared;
     const machine = drawingMachine(plan);
     const workflows = profile.runsNestedWorkflows && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, workflow, criteria) : undefined;
-    const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(machine.config);
+    const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(plan, machine.config);
     this.context.stdout.write(text);
     return EXIT.OK;
   }
@@ -76,30 +77,32 @@ export class GraphCommand extends ToolCommand {
   /** A profile that runs nested workflows: the chart of the workflow and every workflow it calls or transfers to, when it calls or transfers at all (else undefined: one workflow's chart). */
   private async reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
     const { planReachable } = await import('../plan/plan-reachable.js');
-    const { drawingConfigs } = await import('../plan/drawing-configs.js');
-    const { callsOrTransfers, readWorkflows } = await import('../../machines/graph/read-workflows.js');
-    const configs = drawingConfigs(planReachable(doc, workflow, criteria));
-    const entry = workflow.workflowId ?? '';
-    return callsOrTransfers(configs.get(entry) ?? {}) ? readWorkflows(entry, configs) : undefined;
+    const { callsOrTransfers, readWorkflows, workflowSteps } = await import('../draw/read-workflows.js');
+    const workflows = new Map([...planReachable(doc, workflow, criteria)].map(([key, plan]) => [key, workflowSteps(plan)]));
+    const entry = workflows.get(workflow.workflowId ?? '');
+    return entry && callsOrTransfers(entry) ? readWorkflows(workflow.workflowId ?? '', workflows) : undefined;
   }
 
   /** The v2 chart of several workflows (read-workflows.ts) in `--format`. */
   private async drawWorkflows(chart: WorkflowsChart): Promise<string> {
-    if (this.format === 'mermaid') return (await import('../../machines/graph/workflows-to-mermaid.js')).workflowsToMermaid(chart);
-    const dot = (await import('../../machines/graph/workflows-to-dot.js')).workflowsToDot(chart);
+    if (this.format === 'mermaid') return (await import('../draw/workflows-to-mermaid.js')).workflowsToMermaid(chart);
+    const dot = (await import('../draw/workflows-to-dot.js')).workflowsToDot(chart);
     if (this.format !== 'svg') return dot;
     const { renderSvg } = await import('../output/render-svg.js');
     return renderSvg(dot);
   }
 
-  /** The chart at `--level` in `--format`; the SVG renderer (WebAssembly Graphviz) is loaded only for svg. */
-  private async draw(config: object): Promise<string> {
-    const steps = this.level === 'steps';
+  /**
+   * The chart at `--level` in `--format`: the steps from the plan, the machine from its config; the
+   * SVG renderer (WebAssembly Graphviz) is loaded only for svg.
+   */
+  private async draw(plan: WorkflowPlan, config: object): Promise<string> {
+    const steps = this.level === 'steps' ? (await import('../draw/steps-chart.js')).stepsChart(plan) : undefined;
     if (this.format === 'mermaid') {
-      if (steps) return (await import('../../machines/graph/steps-to-mermaid.js')).stepsToMermaid(config);
-      return (await import('../../machines/graph/to-mermaid.js')).toMermaid(config);
+      if (steps) return (await import('../draw/steps-to-mermaid.js')).stepsToMermaid(steps);
+      return (await import('../draw/to-mermaid.js')).toMermaid(config);
     }
-    const dot = steps ? (await import('../../machines/graph/steps-to-dot.js')).stepsToDot(config) : (await import('../../machines/graph/to-dot.js')).toDot(config);
+    const dot = steps ? (await import('../draw/steps-to-dot.js')).stepsToDot(steps) : (await import('../draw/to-dot.js')).toDot(config);
     if (this.format !== 'svg') return dot;
     const { renderSvg } = await import('../output/render-svg.js');
     return renderSvg(dot);

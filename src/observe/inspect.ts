@@ -12,8 +12,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
-import { readSteps } from '../../machines/graph/read-steps.js';
-import { callsOrTransfers, readWorkflows } from '../../machines/graph/read-workflows.js';
+import { configSteps } from '../draw/read-steps.js';
+import { callsOrTransfers, readWorkflows } from '../draw/read-workflows.js';
 import type { RunFailure } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
@@ -189,10 +189,11 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     inspect: own.inspect,
     reporter: own.reporter,
     showChart(machineConfig, workflows) {
-      const calls = workflows && callsOrTransfers(machineConfig) ? readWorkflows(workflows.entry, workflows.configs) : undefined;
-      feed = createLiveFeed(readSteps(machineConfig), { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });
+      const drawn = configSteps(machineConfig);
+      const calls = workflows && callsOrTransfers(drawn) ? readWorkflows(workflows.entry, new Map([...workflows.configs].map(([key, config]) => [key, configSteps(config)]))) : undefined;
+      feed = createLiveFeed(drawn.chart, { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });
       // The page waits for the chart; the run does not. Without a chart, the page still follows the run.
-      livePage = (calls ? renderLiveWorkflowsChart(calls) : renderLiveChart(machineConfig)).then(liveViewHtml, () => liveViewHtml(''));
+      livePage = (calls ? renderLiveWorkflowsChart(calls) : renderLiveChart(drawn.chart)).then(liveViewHtml, () => liveViewHtml(''));
     },
     announce(stderr) {
       stderr.write(

@@ -3,9 +3,10 @@
  * draws, rendered once when the inspector starts (render-svg.ts loads the WebAssembly Graphviz
  * only then) and trimmed to an element the page can hold inline.
  */
-import type { WorkflowsChart } from '../../machines/graph/read-workflows.js';
-import { stepsToDot } from '../../machines/graph/steps-to-dot.js';
-import { workflowsToDot } from '../../machines/graph/workflows-to-dot.js';
+import type { WorkflowsChart } from '../draw/read-workflows.js';
+import type { StepsChart } from '../draw/steps-chart.js';
+import { stepsToDot } from '../draw/steps-to-dot.js';
+import { workflowsToDot } from '../draw/workflows-to-dot.js';
 import { renderSvg } from '../output/render-svg.js';
 
 /** The v2 chart of several workflows (read-workflows.ts) as an inline `<svg>` element. Throws when Graphviz rejects the chart. */
@@ -13,9 +14,9 @@ export async function renderLiveWorkflowsChart(chart: WorkflowsChart): Promise<s
   return inlineSvg(await renderSvg(workflowsToDot(chart)));
 }
 
-/** The steps-level SVG of a machine config, as an inline `<svg>` element. Throws when Graphviz rejects the chart. */
-export async function renderLiveChart(machineConfig: object): Promise<string> {
-  return inlineSvg(await renderSvg(stepsToDot(machineConfig)));
+/** A workflow's steps chart as an inline `<svg>` element. Throws when Graphviz rejects the chart. */
+export async function renderLiveChart(chart: StepsChart): Promise<string> {
+  return inlineSvg(await renderSvg(stepsToDot(chart)));
 }
 
 /**

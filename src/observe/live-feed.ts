@@ -6,8 +6,8 @@
  * itself (requests, responses, inputs, outputs) never reaches a fact, and reasons are masked.
  */
 import type { InspectionEvent } from 'xstate';
-import type { StepsChart, StepsEdge } from '../../machines/graph/read-steps.js';
-import { stepsEdgeId } from '../../machines/graph/steps-to-dot.js';
+import type { StepsChart, StepsEdge } from '../draw/steps-chart.js';
+import { stepsEdgeId } from '../draw/steps-to-dot.js';
 import { RUN_BUDGET_SPENT } from '../../machines/step-runner.js';
 import type { ActionMeta, RunFailure, StepOutcome, WorkflowContext } from '../../machines/types.js';
 import { ownEvents } from './decode-run.js';

@@ -66,7 +66,7 @@ const LAYERS = [
   ['run', 'request', 'demo'],
   ['execute'],
   ['observe'],
-  ['plan'],
+  ['plan', 'draw'],
   ['auth', 'cache'],
   ['config', 'openapi'],
   ['arazzo'],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createActor, SimulatedClock, waitFor } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
-import { readSteps } from '../../../machines/graph/read-steps.js';
+import { readSteps } from '../../../src/draw/read-steps.js';
 import type { StepOutcome, WorkflowPlan } from '../../../machines/types.js';
 import { createLiveFeed, type LiveFact, type LiveFeed } from '../../../src/observe/live-feed.js';
 import { action, judgeOf, step, withRunner } from '../../machines/harness.js';

@@ -1,10 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { compileWorkflow } from '../../machines/compile-workflow.js';
-import { readSteps } from '../../machines/graph/read-steps.js';
-import { stepsToDot } from '../../machines/graph/steps-to-dot.js';
-import { stepsToMermaid } from '../../machines/graph/steps-to-mermaid.js';
-import type { WorkflowPlan } from '../../machines/types.js';
-import { action, judgeOf, step } from './harness.js';
+import type { WorkflowPlan } from '../../../machines/types.js';
+import { stepsChart } from '../../../src/draw/steps-chart.js';
+import { stepsToDot } from '../../../src/draw/steps-to-dot.js';
+import { stepsToMermaid } from '../../../src/draw/steps-to-mermaid.js';
+import { action, step } from '../../machines/harness.js';
 
 const plan: WorkflowPlan = {
   workflowId: 'wf',
@@ -26,11 +25,11 @@ const plan: WorkflowPlan = {
   ],
 };
 
-const config = compileWorkflow(plan, judgeOf([() => true, () => true, () => true])).config;
+const chart = stepsChart(plan);
 
-describe('readSteps', () => {
+describe('stepsChart', () => {
   it('has a node per step, by step id, between start and the two finals', () => {
-    expect(readSteps(config).nodes.map((n) => [n.id, n.kind, n.label])).toEqual([
+    expect(chart.nodes.map((n) => [n.id, n.kind, n.label])).toEqual([
       ['start', 'start', 'start'],
       ['s0_first_step', 'step', 'first-step'],
       ['s1_pay', 'step', 'pay'],
@@ -41,7 +40,7 @@ describe('readSteps', () => {
   });
 
   it('keeps only the Arazzo actions, "next step" and "fail", labelled from their data', () => {
-    expect(readSteps(config).edges.map((e) => [e.from, e.to, e.labels, e.failure])).toEqual([
+    expect(chart.edges.map((e) => [e.from, e.to, e.labels, e.failure])).toEqual([
       ['start', 's0_first_step', [''], false],
       ['s0_first_step', 's1_pay', ['next step'], false],
       ['s0_first_step', 'failed', ['fail'], true],
@@ -60,7 +59,7 @@ describe('readSteps', () => {
       workflowId: 'wf',
       steps: [step('a', { onSuccess: [action('goto', { targetIndex: 1 }), action('end')], onFailure: [action('end', { name: 'stop' })] }), step('b')],
     };
-    const edges = readSteps(compileWorkflow(always, judgeOf([])).config).edges.filter((e) => e.from === 's0_a');
+    const edges = stepsChart(always).edges.filter((e) => e.from === 's0_a');
     expect(edges.map((e) => [e.to, e.labels])).toEqual([
       ['s1_b', ['goto b']],
       ['failed', ['end']],
@@ -68,13 +67,13 @@ describe('readSteps', () => {
   });
 
   it('leaves out the engine: budget, dry run, retry limit reached, criteria that cannot be evaluated, backoff', () => {
-    const labels = readSteps(config).edges.flatMap((e) => e.labels).join('\n');
+    const labels = chart.edges.flatMap((e) => e.labels).join('\n');
     for (const engine of ['budgetSpent', 'failBudget', 'limitReached', 'criteriaBroken', 'retryDelay', 'recordStep']) expect(labels).not.toContain(engine);
   });
 
   it('marks a step v1 cannot run, and dashes what no edge reaches after it', () => {
     const unsupported: WorkflowPlan = { workflowId: 'wf', steps: [step('nested', { fails: { code: 'UNSUPPORTED', reason: 'nested workflows are not supported' } }), step('after')] };
-    const chart = readSteps(compileWorkflow(unsupported, judgeOf([])).config);
+    const chart = stepsChart(unsupported);
     expect(chart.edges.map((e) => [e.from, e.to, e.labels])).toEqual([
       ['start', 's0_nested', ['']],
       ['s0_nested', 'failed', ['unsupported']],
@@ -85,13 +84,13 @@ describe('readSteps', () => {
   });
 
   it('starts in succeeded for a workflow without steps', () => {
-    const chart = readSteps(compileWorkflow({ workflowId: 'none', steps: [] }, judgeOf([])).config);
+    const chart = stepsChart({ workflowId: 'none', steps: [] });
     expect(chart.edges).toEqual([{ from: 'start', to: 'succeeded', labels: [''], failure: false }]);
   });
 });
 
 describe('stepsToDot', () => {
-  const text = stepsToDot(config);
+  const text = stepsToDot(chart);
 
   it('is a top-to-bottom digraph with the finals on the bottom rank', () => {
     expect(text.startsWith('digraph "workflow" {\n  label="Arazzo workflow wf";\n  labelloc=t;\n  rankdir=TB;\n')).toBe(true);
@@ -115,7 +114,7 @@ describe('stepsToDot', () => {
 });
 
 describe('stepsToMermaid', () => {
-  const text = stepsToMermaid(config);
+  const text = stepsToMermaid(chart);
 
   it('is a flowchart TB with quoted, escaped labels', () => {
     expect(text.startsWith('flowchart TB\n  %% Arazzo workflow wf\n  start(("start"))\n  s0_first_step("first-step")\n')).toBe(true);

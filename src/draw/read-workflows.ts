@@ -1,15 +1,14 @@
 /**
  * The steps-level chart of a run that nests or transfers: the selected
- * workflow's steps chart (read-steps.ts), and the chart of every workflow it can call or transfer
+ * workflow's steps chart (steps-chart.ts), and the chart of every workflow it can call or transfer
  * to, each drawn once, in a cluster. The first nested step that calls a workflow holds the called
  * workflow's cluster (together they form the step's cluster); any other call site points into it.
  * A goto to a workflow points to the target workflow's cluster, drawn beside the workflow that
  * transfers. A workflow already drawn (recursion, a second call) is only pointed to, so a cycle of
  * calls ends.
  */
-import { calledKey } from '../call-states.js';
-import { SUB_STATE } from '../state-keys.js';
-import { readSteps, type StepsChart, type StepsEdge, type StepsNode } from './read-steps.js';
+import type { WorkflowPlan } from '../../machines/types.js';
+import { stepsCalls, stepsChart, type StepsChart, type StepsEdge, type StepsNode } from './steps-chart.js';
 import { stepsEdgeId } from './steps-to-dot.js';
 
 /** A frame around nodes: a workflow's steps (`workflow`), or a nested step with the workflow it calls (`call`). */
@@ -43,28 +42,39 @@ export interface WorkflowsChart {
   charts: Map<string, StepsChart>;
 }
 
+/** What the chart needs of one workflow: its steps chart, and the workflow each of its nested steps calls (step node id → workflow key). */
+export interface WorkflowSteps {
+  chart: StepsChart;
+  calls: ReadonlyMap<string, string>;
+}
+
+/** A workflow's steps chart and calls, from its plan. */
+export function workflowSteps(plan: WorkflowPlan): WorkflowSteps {
+  return { chart: stepsChart(plan), calls: stepsCalls(plan) };
+}
+
 /** Words of the chart besides the document's. */
 export const CALL_WORDS = { calls: 'calls', workflow: 'workflow' } as const;
 
 /**
- * Reads the machine configs of a run's workflows (by key) into one chart, starting at `entry`.
- * A workflow without a config is pointed to but not drawn.
+ * Joins the steps charts of a run's workflows (by key) into one chart, starting at `entry`.
+ * A workflow missing from `workflows` is pointed to but not drawn.
  */
-export function readWorkflows(entry: string, configs: ReadonlyMap<string, object>): WorkflowsChart {
+export function readWorkflows(entry: string, workflows: ReadonlyMap<string, WorkflowSteps>): WorkflowsChart {
   const charts = new Map<string, StepsChart>();
   const edges: WorkflowsEdge[] = [];
   /** Where each drawn workflow starts, and its cluster (none for the selected workflow). */
   const placed = new Map<string, { start: string; cluster?: string }>();
-  const entryChart = readSteps(configs.get(entry) ?? {});
+  const entryChart = workflows.get(entry)?.chart ?? { id: entry, nodes: [], edges: [] };
   const root: StepsCluster = { id: 'root', kind: 'workflow', label: entry, nodes: [], clusters: [] };
   const queue: Array<{ key: string; chart: StepsChart; frame: StepsCluster; beside: StepsCluster }> = [];
 
   const place = (key: string, beside: StepsCluster): { start: string; cluster?: string } | undefined => {
     const known = placed.get(key);
     if (known !== undefined) return known;
-    const config = configs.get(key);
-    if (config === undefined) return undefined;
-    const chart = prefixed(readSteps(config), `${key}/`);
+    const workflow = workflows.get(key);
+    if (workflow === undefined) return undefined;
+    const chart = prefixed(workflow.chart, `${key}/`);
     const frame: StepsCluster = { id: `cluster_wf_${key}`, kind: 'workflow', label: `${CALL_WORDS.workflow} ${key}`, nodes: [], clusters: [] };
     beside.clusters.push(frame);
     const where = { start: chart.nodes[0]?.id ?? `${key}/start`, cluster: frame.id };
@@ -78,13 +88,14 @@ export function readWorkflows(entry: string, configs: ReadonlyMap<string, object
   for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
     const { key, chart, frame, beside } = item;
     charts.set(key, chart);
-    const calls = callsOf(configs.get(key) ?? {}, key === entry ? '' : `${key}/`);
-    const transfersLeft = chart.edges.some((e) => e.transfer !== undefined && !configs.has(e.transfer));
+    const prefix = key === entry ? '' : `${key}/`;
+    const calls = new Map([...(workflows.get(key)?.calls ?? [])].map(([from, callee]) => [`${prefix}${from}`, callee]));
+    const transfersLeft = chart.edges.some((e) => e.transfer !== undefined && !workflows.has(e.transfer));
     for (const node of chart.nodes) {
       // Every transfer is drawn as an edge to its workflow: the `transferred` final stays only for one not drawn.
       if (node.kind === 'transferred' && !transfersLeft) continue;
       const callee = calls.get(node.id);
-      if (callee === undefined || placed.has(callee) || !configs.has(callee)) {
+      if (callee === undefined || placed.has(callee) || !workflows.has(callee)) {
         frame.nodes.push(node);
         continue;
       }
@@ -108,17 +119,6 @@ export function readWorkflows(entry: string, configs: ReadonlyMap<string, object
   return chart;
 }
 
-/** The nested steps of a workflow's config: node id (prefixed) → the key of the workflow it calls (its `invoking` sub-state's actor). */
-function callsOf(config: object, prefix: string): Map<string, string> {
-  const calls = new Map<string, string>();
-  const states = (config as { states?: Record<string, { states?: Record<string, { invoke?: { id?: unknown } }> }> }).states ?? {};
-  for (const [key, state] of Object.entries(states)) {
-    const id = state?.states?.[SUB_STATE.invoking]?.invoke?.id;
-    if (typeof id === 'string') calls.set(`${prefix}${key}`, calledKey(id));
-  }
-  return calls;
-}
-
 /** The chart with every node id prefixed (`child/s0_fetch`), so that the workflows' nodes stay apart. */
 function prefixed(chart: StepsChart, prefix: string): StepsChart {
   return {
@@ -129,6 +129,6 @@ function prefixed(chart: StepsChart, prefix: string): StepsChart {
 }
 
 /** Whether a drawing needs readWorkflows: the workflow calls or transfers to another (else the one-workflow chart is the same). */
-export function callsOrTransfers(config: object): boolean {
-  return callsOf(config, '').size > 0 || readSteps(config).edges.some((e) => e.transfer !== undefined);
+export function callsOrTransfers(workflow: WorkflowSteps): boolean {
+  return workflow.calls.size > 0 || workflow.chart.edges.some((e) => e.transfer !== undefined);
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { createMachine } from 'xstate';
-import { compileWorkflow } from '../../machines/compile-workflow.js';
-import { ChartReadError, readChart } from '../../machines/graph/read-chart.js';
-import { toDot } from '../../machines/graph/to-dot.js';
-import { toMermaid } from '../../machines/graph/to-mermaid.js';
-import { toStatelyJson } from '../../machines/graph/to-stately-json.js';
-import type { WorkflowPlan } from '../../machines/types.js';
-import { action, judgeOf, step } from './harness.js';
+import { compileWorkflow } from '../../../machines/compile-workflow.js';
+import { ChartReadError, readChart } from '../../../src/draw/read-chart.js';
+import { toDot } from '../../../src/draw/to-dot.js';
+import { toMermaid } from '../../../src/draw/to-mermaid.js';
+import { toStatelyJson } from '../../../src/draw/to-stately-json.js';
+import type { WorkflowPlan } from '../../../machines/types.js';
+import { action, judgeOf, step } from '../../machines/harness.js';
 
 const retryThenGoto: WorkflowPlan = {
   workflowId: 'wf',

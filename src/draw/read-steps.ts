@@ -1,5 +1,8 @@
 /**
- * Reads a compiled workflow's machine config (`machine.config`) into the steps-level chart: one
+ * The steps chart read back out of a compiled machine config, for the `--inspect` live view until
+ * src/run hands it the plans (`arazzo graph` draws from the plans: steps-chart.ts builds the same
+ * chart, test/unit/draw/steps-chart.test.ts checks they agree). Reads a compiled workflow's
+ * machine config (`machine.config`) into the steps-level chart: one
  * node per step plus `start`, `succeeded` and `failed`, and only the edges a reader of the Arazzo
  * document thinks in: the Arazzo actions, "next step" for a success no action took, and "fail"
  * for a failure no action took. The engine's own transitions (budget spent, dry run, a retry limit
@@ -7,41 +10,12 @@
  * from the transitions' data (`meta`, guard and action parameters, target keys) and a few fixed
  * words.
  */
-import { calledKey } from '../call-states.js';
-import { SUB_STATE } from '../state-keys.js';
-import type { ActionMeta, FailureCode } from '../types.js';
+import { calledKey } from '../../machines/call-states.js';
+import { SUB_STATE } from '../../machines/state-keys.js';
+import type { ActionMeta, FailureCode } from '../../machines/types.js';
+import type { WorkflowSteps } from './read-workflows.js';
+import { STEP_WORDS, type StepsChart, type StepsEdge, type StepsNode } from './steps-chart.js';
 import { actionName, type TransitionConfig } from './transition-label.js';
-
-/** The fixed words of the steps level; everything else in a label is the document's. */
-export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail' } as const;
-
-export interface StepsNode {
-  /** The state key (`s2_requestAdoption`, `succeeded`), or `start`. */
-  id: string;
-  kind: 'start' | 'step' | 'succeeded' | 'failed' | 'transferred';
-  /** The step id, or the final's key. */
-  label: string;
-  /** No edge leads here (e.g. a step after one that fails with a planned failure, unless a goto leads there). */
-  unreachable?: true;
-}
-
-/** Edges between the same two nodes on the same side share one arrow, one label per entry. */
-export interface StepsEdge {
-  from: string;
-  to: string;
-  labels: string[];
-  /** Taken when the step failed (failure actions, "fail"); drawn in another colour. */
-  failure: boolean;
-  /** A goto to another workflow: the workflow's key; `to` is then the `transferred` final. */
-  transfer?: string;
-}
-
-export interface StepsChart {
-  id: string;
-  description?: string;
-  nodes: StepsNode[];
-  edges: StepsEdge[];
-}
 
 type Config = Record<string, unknown>;
 
@@ -125,6 +99,17 @@ function actionLabel(meta: ActionMeta, transition: TransitionConfig, to: string,
   if (criteria.length === 0) return head;
   const joined = criteria.join(' && ');
   return joined.length <= ONE_LINE ? `${head}: ${joined}` : `${head}:\n${criteria.join(' &&\n')}`;
+}
+
+/** A workflow's steps chart and calls (read-workflows.ts), read from its machine config. */
+export function configSteps(config: object): WorkflowSteps {
+  const calls = new Map<string, string>();
+  const states = (config as { states?: Record<string, { states?: Record<string, { invoke?: { id?: unknown } }> }> }).states ?? {};
+  for (const [key, state] of Object.entries(states)) {
+    const id = state?.states?.[SUB_STATE.invoking]?.invoke?.id;
+    if (typeof id === 'string') calls.set(key, calledKey(id));
+  }
+  return { chart: readSteps(config), calls };
 }
 
 /** The ordered transition lists of a step: its events' and eventless ones, its sub-states' included (a retrying step judges in `calling`). */

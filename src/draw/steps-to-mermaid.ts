@@ -1,16 +1,14 @@
-import { readSteps, type StepsNode } from './read-steps.js';
+import type { StepsChart, StepsNode } from './steps-chart.js';
 
 const INDENT = '  ';
 /** Failure edges (failure actions, "fail") are drawn in this colour, success edges in the theme's. */
 const FAILURE_COLOUR = '#b22222';
 
 /**
- * Draws a compiled workflow's machine config at the steps level (see read-steps.ts) as a Mermaid
- * `flowchart TB`: the steps in document order, `start` above them, the finals below. Output is
- * deterministic (config order).
+ * Draws a workflow's steps chart (steps-chart.ts) as a Mermaid `flowchart TB`: the steps in
+ * document order, `start` above them, the finals below. Output is deterministic (chart order).
  */
-export function stepsToMermaid(machineConfig: object): string {
-  const chart = readSteps(machineConfig);
+export function stepsToMermaid(chart: StepsChart): string {
   const lines = ['flowchart TB'];
   if (chart.description) lines.push(`${INDENT}%% ${chart.description.replace(/\s*\n\s*/g, ' ')}`);
   for (const node of chart.nodes) lines.push(`${INDENT}${node.id}${stepsNodeShape(node)}`);

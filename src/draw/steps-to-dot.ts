@@ -1,4 +1,4 @@
-import { readSteps, type StepsEdge, type StepsNode } from './read-steps.js';
+import type { StepsChart, StepsEdge, StepsNode } from './steps-chart.js';
 import { quote } from './to-dot.js';
 
 const INDENT = '  ';
@@ -6,12 +6,10 @@ const INDENT = '  ';
 const FAILURE_COLOUR = '#b22222';
 
 /**
- * Draws a compiled workflow's machine config at the steps level (see read-steps.ts) as a
- * top-to-bottom Graphviz digraph: the steps in document order, `start` above them, the finals
- * below. Output is deterministic (config order).
+ * Draws a workflow's steps chart (steps-chart.ts) as a top-to-bottom Graphviz digraph: the steps
+ * in document order, `start` above them, the finals below. Output is deterministic (chart order).
  */
-export function stepsToDot(machineConfig: object): string {
-  const chart = readSteps(machineConfig);
+export function stepsToDot(chart: StepsChart): string {
   const lines = [`digraph ${quote(chart.id)} {`];
   if (chart.description) lines.push(`${INDENT}label=${quote(chart.description)};`, `${INDENT}labelloc=t;`);
   lines.push(
