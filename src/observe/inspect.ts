@@ -12,9 +12,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
-import { configSteps } from '../draw/read-steps.js';
-import { callsOrTransfers, readWorkflows } from '../draw/read-workflows.js';
-import type { RunFailure } from '../../machines/types.js';
+import { callsOrTransfers, readWorkflows, workflowSteps } from '../draw/read-workflows.js';
+import type { RunFailure, WorkflowPlan } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
 import { LIVE_VIEW_CSP, liveViewHtml, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
@@ -44,12 +43,12 @@ export interface LiveInspector {
   /** Without a run's bus: a reporter that forwards everything to `inner`, so that reasons the live view shows mask the credentials each request carried. */
   reporter(inner: Reporter): Reporter;
   /**
-   * Draws the steps chart of the machine about to run (in the background) and starts following it;
-   * call it before the run. v2: `workflows`, the machine config of every workflow the run can reach
-   * by key, draws the workflows it calls and transfers to as `arazzo graph` does, and the view
-   * follows their machines too.
+   * Draws the steps chart of the workflow about to run, from its plan (in the background), and
+   * starts following its machine; call it before the run. v2: `workflows`, the plan of every
+   * workflow the run can reach by key, draws the workflows it calls and transfers to as `arazzo
+   * graph` does, and the view follows their machines too.
    */
-  showChart(machineConfig: object, workflows?: { entry: string; configs: ReadonlyMap<string, object> }): void;
+  showChart(plan: WorkflowPlan, workflows?: { entry: string; plans: ReadonlyMap<string, WorkflowPlan> }): void;
   /** Prints how to connect on `stderr`. */
   announce(stderr: Writable): void;
   /** Keeps serving until `signal` aborts (Ctrl-C), telling the user so on `stderr`. */
@@ -188,9 +187,9 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     subscribe,
     inspect: own.inspect,
     reporter: own.reporter,
-    showChart(machineConfig, workflows) {
-      const drawn = configSteps(machineConfig);
-      const calls = workflows && callsOrTransfers(drawn) ? readWorkflows(workflows.entry, new Map([...workflows.configs].map(([key, config]) => [key, configSteps(config)]))) : undefined;
+    showChart(plan, workflows) {
+      const drawn = workflowSteps(plan);
+      const calls = workflows && callsOrTransfers(drawn) ? readWorkflows(workflows.entry, new Map([...workflows.plans].map(([key, p]) => [key, workflowSteps(p)]))) : undefined;
       feed = createLiveFeed(drawn.chart, { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });
       // The page waits for the chart; the run does not. Without a chart, the page still follows the run.
       livePage = (calls ? renderLiveWorkflowsChart(calls) : renderLiveChart(drawn.chart)).then(liveViewHtml, () => liveViewHtml(''));

@@ -1,4 +1,4 @@
-/** Machine configs for drawing: workflows compiled with a judge that is never called. */
+/** The machine `arazzo graph --level machine` and `--format json` draw: a workflow compiled with a judge that is never called. */
 import { compileWorkflow } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowPlan } from '../../machines/types.js';
 
@@ -18,9 +18,4 @@ const NEVER_JUDGES: Judge = {
 /** The machine `plan` compiles to, for drawing only: its judge throws if the machine is ever run. */
 export function drawingMachine(plan: WorkflowPlan) {
   return compileWorkflow(plan, NEVER_JUDGES);
-}
-
-/** The machine config (`machine.config`) of each plan, by the same key. */
-export function drawingConfigs(plans: ReadonlyMap<string, WorkflowPlan>): Map<string, object> {
-  return new Map([...plans].map(([key, plan]) => [key, drawingMachine(plan).config as object]));
 }

@@ -119,8 +119,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (opts.inspect) {
       live = await (await import('../observe/inspect.js')).startInspector({ port: opts.inspectPort ?? 0, workflowId: plan.workflowId, secrets: opts.secretInputs ?? [] });
       // The chart `arazzo graph` draws of the selected workflow (drawing needs no executor).
-      const workflows = compiled.run && { entry: compiled.run.entry, configs: (await import('../plan/drawing-configs.js')).drawingConfigs(new Map([...compiled.run.workflows].map(([key, w]) => [key, w.plan]))) };
-      live.showChart(compileWorkflow(plan, compiled.judge).config, workflows);
+      live.showChart(plan, compiled.run && { entry: compiled.run.entry, plans: new Map([...compiled.run.workflows].map(([key, w]) => [key, w.plan])) });
       live.announce(io.stderr);
     }
     // One stream of events for the run: the decoder (decode-run.ts) turns the machine's inspection

@@ -43,7 +43,7 @@ async function runFailing(live: LiveInspector): Promise<void> {
   const machine = compileWorkflow(plan, judgeOf([]), async (input): Promise<StepOutcome> =>
     input.stepId === 'a' ? { statusCode: 200, ok: true, dryRun: false, outputs: {} } : { statusCode: 500, ok: false, dryRun: false, outputs: {}, reason: `HTTP 500 for ${SECRET}` },
   );
-  live.showChart(machine.config);
+  live.showChart(plan);
   const actor = createActor(machine, { input: { inputs: { password: SECRET }, maxSteps: 10 }, inspect: live.inspect });
   await new Promise<void>((resolve) => {
     actor.subscribe({ complete: resolve });
@@ -56,7 +56,7 @@ describe('the live view', () => {
   it('is served with the steps chart inline, its nodes and edges found by id, under a CSP that allows only its own script and style', async () => {
     const live = await startInspector({ port: 0, workflowId: 'wf' });
     try {
-      live.showChart(compileWorkflow(plan, judgeOf([])).config);
+      live.showChart(plan);
       const page = await get(live.url);
       expect(page.body).toMatch(/<div id="chart"><svg width="[\d.]+pt"/);
       // Graphviz writes `-` in ids as `&#45;`; the browser reads `node-s0_a`.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createActor, SimulatedClock, waitFor } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
-import { readSteps } from '../../../src/draw/read-steps.js';
+import { stepsChart } from '../../../src/draw/steps-chart.js';
 import type { StepOutcome, WorkflowPlan } from '../../../machines/types.js';
 import { createLiveFeed, type LiveFact, type LiveFeed } from '../../../src/observe/live-feed.js';
 import { action, judgeOf, step, withRunner } from '../../machines/harness.js';
@@ -21,7 +21,7 @@ const plan: WorkflowPlan = {
 const STATUSES: Record<string, number[]> = { a: [503, 200], b: [202, 200], c: [402] };
 
 /** Runs the plan on a simulated clock and returns every fact the feed made. */
-async function facts(maxSteps = 100, feedFor?: (config: object) => LiveFeed): Promise<{ facts: LiveFact[]; feed: LiveFeed }> {
+async function facts(maxSteps = 100, feedFor?: () => LiveFeed): Promise<{ facts: LiveFact[]; feed: LiveFeed }> {
   const judge = judgeOf([(s) => s === 503, (s) => s === 202]);
   const seen = new Map<string, number>();
   const compiled = compileWorkflow(plan, judge);
@@ -33,7 +33,7 @@ async function facts(maxSteps = 100, feedFor?: (config: object) => LiveFeed): Pr
     const ok = status < 400;
     return { statusCode: status, ok, dryRun: false, outputs: {}, ...(ok ? {} : { reason: `HTTP ${status} (sent ${SECRET})` }) };
   });
-  const feed = feedFor?.(compiled.config) ?? createLiveFeed(readSteps(compiled.config), { mask: (text) => text.replaceAll(SECRET, '***'), now: () => 1000 });
+  const feed = feedFor?.() ?? createLiveFeed(stepsChart(plan), { mask: (text) => text.replaceAll(SECRET, '***'), now: () => 1000 });
   const made: LiveFact[] = [];
   const clock = new SimulatedClock();
   const actor = createActor(machine, {
@@ -127,13 +127,13 @@ describe('createLiveFeed', () => {
 
   it('follows only the top-level actor of the workflow it draws (a v2 run also runs dependencies)', async () => {
     let shared: LiveFeed | undefined;
-    const feedFor = (config: object) => (shared ??= createLiveFeed(readSteps(config), { workflowId: 'wf' }));
+    const feedFor = () => (shared ??= createLiveFeed(stepsChart(plan), { workflowId: 'wf' }));
     const other = compileWorkflow({ workflowId: 'other', steps: [step('dependency')] }, judgeOf([]), async () => ({ statusCode: 200, ok: true, dryRun: false, outputs: {} }));
     const made: LiveFact[] = [];
     const dependency = createActor(other, {
       input: { inputs: {}, maxSteps: 10 },
       inspect: (event) => {
-        const fact = feedFor(compileWorkflow(plan, judgeOf([])).config).observe(event);
+        const fact = feedFor().observe(event);
         if (fact) made.push(fact);
       },
     });
