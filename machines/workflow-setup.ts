@@ -39,7 +39,7 @@ export interface CriteriaParams {
  * array). Copying them on every step would make a run quadratic: 0.6 s of copying at 1000 steps,
  * 23 s at 5000. `context.run` is the run's shared budget and `$workflows` (one object for every
  * machine of a run with nested workflows, by design); `countRun` and `storeCallResult` count and record into it.
- * test/machines/in-place-context.test.ts checks that every snapshot observers receive holds the
+ * test/machines/context-snapshots.test.ts checks that every snapshot observers receive holds the
  * values of its own transition.
  */
 export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, calls?: Record<string, unknown>) {

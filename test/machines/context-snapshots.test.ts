@@ -1,7 +1,7 @@
 /**
- * The actions change the context in place (machines/workflow-setup.ts). These check what that
- * promises observers: every snapshot and microstep an observer receives holds the values after its
- * own transition, read when it is received.
+ * The actions change the context only through `assign` (machines/workflow-setup.ts; `records` and
+ * `steps` are append-only logs). These check what that promises observers: every snapshot and
+ * microstep an observer receives holds the values after its own transition, read when it is received.
  */
 import { describe, expect, it } from '@jest/globals';
 import { createActor, SimulatedClock } from 'xstate';
@@ -18,7 +18,7 @@ interface Seen {
   settled: number;
 }
 
-describe('context changed in place', () => {
+describe('context snapshots as observers receive them', () => {
   it('gives every observed snapshot and microstep the counters and records of its own transition', async () => {
     // a: 503 then 200 (retry); b: 409 then 200 (goto a once); then both succeed.
     const plan = {
