@@ -5,6 +5,7 @@
  */
 import type { JSONPathEnvironment } from 'json-p3';
 import { guardRegexFunctions } from './jsonpath-regex-functions.js';
+import { NO_REGEX_TESTER, type RegexTester } from './regex-tester.js';
 
 /** What a jsonpath criterion needs: an RFC 9535 environment, and json-p3's non-standard mode for the Goessner draft. */
 export interface JsonPathLibrary {
@@ -28,16 +29,26 @@ export interface CriterionLibraries {
 /** The criterion types that need a library. */
 export const TYPES_WITH_LIBRARY: ReadonlySet<string> = new Set(['jsonpath', 'xpath']);
 
-/** Loads the libraries of the given criterion types (others are ignored); `warn` hears of a JSONPath regex stopped by its time limit. */
-export async function loadCriterionLibraries(types: Iterable<string>, warn?: (message: string) => void): Promise<CriterionLibraries> {
+/** What the libraries are bound to: the regex tester JSONPath's match() and search() use, and where a stopped regex is told. */
+export interface LibraryServices {
+  /** None (validate, graph: nothing is evaluated): match() and search() run no regex and do not match. */
+  regex?: RegexTester;
+  /** Hears of a JSONPath regex stopped by its time limit. */
+  warn?: (message: string) => void;
+}
+
+/** Loads the libraries of the given criterion types (others are ignored), bound to `services`. */
+export async function loadCriterionLibraries(types: Iterable<string>, services: LibraryServices = {}): Promise<CriterionLibraries> {
   const wanted = new Set(types);
   const libraries: CriterionLibraries = {};
   if (wanted.has('jsonpath')) {
     const jsonp3 = interop(await import('json-p3'));
     libraries.jsonpath = { rfc9535: new jsonp3.JSONPathEnvironment(), goessner: new jsonp3.JSONPathEnvironment({ strict: false }) };
-    // match() and search() run a document's regex: on the worker thread, under the time limit.
-    guardRegexFunctions(libraries.jsonpath.rfc9535, warn);
-    guardRegexFunctions(libraries.jsonpath.goessner, warn);
+    // match() and search() run a document's regex: with the tester given (the run's worker thread),
+    // under the time limit. Each environment has its own function register: nothing shared is changed.
+    const tester = services.regex ?? NO_REGEX_TESTER;
+    guardRegexFunctions(libraries.jsonpath.rfc9535, tester, services.warn);
+    guardRegexFunctions(libraries.jsonpath.goessner, tester, services.warn);
   }
   if (wanted.has('xpath')) {
     const [fontoxpath, xmldom] = await Promise.all([import('fontoxpath'), import('@xmldom/xmldom')]);

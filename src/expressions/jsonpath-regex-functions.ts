@@ -1,13 +1,13 @@
 /**
- * RFC 9535's `match()` and `search()` for json-p3, with the regex run on the worker thread of
- * regex-runner.ts under its time limit. json-p3's own functions test the pattern on the main
+ * RFC 9535's `match()` and `search()` for json-p3, with the regex run by the RegexTester given
+ * (the run's worker thread, src/execute/regex-worker.ts) under its time limit. json-p3's own functions test the pattern on the main
  * thread, where a document's pattern that backtracks without end (`(a+)+b` on a long string)
  * would hang the run past Ctrl-C. The pattern's validity (an I-Regexp, RFC 9485) is still
  * json-p3's to decide: its function, with errors on, is asked about the empty string, which no
  * pattern backtracks on.
  */
 import type { JSONPathEnvironment } from 'json-p3';
-import { testRegex } from './regex-runner.js';
+import type { RegexTester } from './regex-tester.js';
 
 interface FilterFunction {
   argTypes: unknown[];
@@ -18,10 +18,10 @@ interface FilterFunction {
 type FunctionClass = new (options: { throwErrors?: boolean; cacheSize?: number }) => FilterFunction;
 
 /**
- * Replaces `match` and `search` in `env` by functions whose regex runs on the worker thread. A
- * pattern stopped by the time limit does not match; `onStopped` is told why.
+ * Replaces `match` and `search` in `env` (its own function register, not a shared one) by functions
+ * whose regex `tester` runs. A pattern stopped by the time limit does not match; `onStopped` is told why.
  */
-export function guardRegexFunctions(env: JSONPathEnvironment, onStopped: (reason: string) => void = () => undefined): void {
+export function guardRegexFunctions(env: JSONPathEnvironment, tester: RegexTester, onStopped: (reason: string) => void = () => undefined): void {
   for (const [name, full] of [
     ['match', true],
     ['search', false],
@@ -43,7 +43,7 @@ export function guardRegexFunctions(env: JSONPathEnvironment, onStopped: (reason
           return false;
         }
         if (stopped.has(pattern)) return false;
-        const verdict = testRegex(ecmaScriptPattern(pattern, full), value);
+        const verdict = tester.test(ecmaScriptPattern(pattern, full), value);
         if (verdict.reason !== undefined) {
           stopped.add(pattern);
           onStopped(`jsonpath ${name}(): ${verdict.reason}; the pattern is not run again in this run`);

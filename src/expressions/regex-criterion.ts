@@ -1,5 +1,5 @@
 /** The `regex` criterion type (v2): an ECMAScript RegExp with the `u` flag, tested against the context value. */
-import { testRegex, type RegexVerdict } from './regex-runner.js';
+import type { RegexTester, RegexVerdict } from './regex-tester.js';
 
 /** Compiles a regex criterion's condition. Throws SyntaxError for an invalid pattern (a validation error). */
 export function compileRegexCriterion(pattern: string): RegExp {
@@ -20,12 +20,12 @@ export function contextText(value: unknown): string | undefined {
 }
 
 /**
- * Whether the pattern matches the context value; an absent or null value does not hold. The match
- * runs on a worker thread with a time limit (regex-runner.ts), so a pattern that backtracks without
- * end does not hold, with the reason, instead of hanging the run.
+ * Whether the pattern matches the context value; an absent or null value does not hold. `tester`
+ * runs the match under a time limit (the run's is a worker thread, src/execute/regex-worker.ts), so
+ * a pattern that backtracks without end does not hold, with the reason, instead of hanging the run.
  */
-export function regexHolds(pattern: RegExp, value: unknown): RegexVerdict {
+export function regexHolds(tester: RegexTester, pattern: RegExp, value: unknown): RegexVerdict {
   const text = contextText(value);
   if (text === undefined) return { holds: false };
-  return testRegex(pattern.source, text);
+  return tester.test(pattern.source, text);
 }

@@ -17,6 +17,7 @@ import { compileJsonPath, jsonPathHolds, type CompiledJsonPath } from '../expres
 import { parseCondition } from '../expressions/parse-condition.js';
 import { parseExpression } from '../expressions/parse-expression.js';
 import { compileRegexCriterion, regexHolds } from '../expressions/regex-criterion.js';
+import { NO_REGEX_TESTER, type RegexTester } from '../expressions/regex-tester.js';
 import { checkXPath, xpathHolds } from '../expressions/xpath-criterion.js';
 
 /** A `simple` criterion: a condition in Arazzo's condition language. */
@@ -37,6 +38,8 @@ interface TypedCriterionBase {
 export interface RegexCriterion extends TypedCriterionBase {
   kind: 'regex';
   pattern: RegExp;
+  /** What runs the match under the time limit (the run's regex worker). */
+  tester: RegexTester;
   /** Where to say why the match was stopped (then it does not hold). */
   warn: (message: string) => void;
 }
@@ -70,10 +73,15 @@ export interface CriteriaMiss {
   error?: string;
 }
 
-/** How criteria are prepared: the runner profile, the libraries loaded for the document (typed criteria), and where evaluation problems are reported. */
+/**
+ * How criteria are prepared: the runner profile, the libraries loaded for the document (typed
+ * criteria), the regex tester (the run's worker; none when nothing is evaluated, as in graph), and
+ * where evaluation problems are reported.
+ */
 export interface CriteriaOptions {
   profile: RunnerProfile;
   libraries?: CriterionLibraries;
+  regex?: RegexTester;
   warn?: (message: string) => void;
 }
 
@@ -100,7 +108,7 @@ export function prepareCriterion(criterion: CriterionObject, options: CriteriaOp
   const warn = options.warn ?? (() => undefined);
   switch (criterion.type) {
     case 'regex':
-      return { kind: 'regex', context, pattern: compileRegexCriterion(source), source, warn };
+      return { kind: 'regex', context, pattern: compileRegexCriterion(source), tester: options.regex ?? NO_REGEX_TESTER, source, warn };
     case 'jsonpath': {
       const library = options.libraries?.jsonpath;
       if (!library) throw new Error('the jsonpath library was not loaded');
@@ -152,7 +160,7 @@ function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
     case 'simple':
       return evaluateCondition(criterion.condition, ctx);
     case 'regex': {
-      const verdict = regexHolds(criterion.pattern, contextValue(criterion, ctx));
+      const verdict = regexHolds(criterion.tester, criterion.pattern, contextValue(criterion, ctx));
       if (verdict.reason !== undefined) criterion.warn(`regex criterion ${JSON.stringify(criterion.source)} does not hold: ${verdict.reason}`);
       return verdict.holds;
     }

@@ -19,7 +19,7 @@ import { redactUrl, secretNames } from '../output/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
 import { DescriptionError } from '../openapi/errors.js';
 import { bindSources, type ApiLookup, type BoundSource } from './bind-sources.js';
-import { criteriaOptionsFor } from './criteria-options.js';
+import { criteriaOptionsFor, type CriteriaServices } from './criteria-options.js';
 import { DescriptionUnavailableError, type DescriptionLoader } from './description-loader.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
 import { runnerFindings } from './gate-document.js';
@@ -71,6 +71,8 @@ export interface RunDocumentsDeps {
   printFindings(findings: readonly Finding[], file: string): void;
   /** --verbose: shows how a source's own sources were bound. */
   bound?(sources: BoundSource[], file: string): void;
+  /** The run's regex tester, for a source whose criteria test a regex (criteria-options.ts). */
+  regex?: CriteriaServices['regex'];
 }
 
 /** Thrown when an Arazzo source the run reaches is invalid for v2, or lacks a workflow a reference names; the findings are printed already. */
@@ -110,7 +112,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription);
     for (const warning of warnings) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);
-    const criteria = await criteriaOptionsFor(loaded.model, root.criteria.profile, deps.warn);
+    const criteria = await criteriaOptionsFor(loaded.model, root.criteria.profile, { warn: deps.warn, ...(deps.regex ? { regex: deps.regex } : {}) });
     return { prefix: `${from.prefix}${source.name ?? ''}.`, loaded, location, sources, criteria };
   };
 

@@ -34,6 +34,7 @@ import { holdsLiveView } from '../observe/live-view-hold.js';
 import type { ReportTargets, RunReports } from '../observe/report/run-reports.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
+import type { RegexWorker } from '../execute/regex-worker.js';
 
 export interface RunOptions {
   file: string;
@@ -93,6 +94,8 @@ export interface RunDeps {
   registry?: ApiLookup;
   /** Sends the steps' requests instead of the run's pipeline (`arazzo replay` answers them from a HAR file); descriptions still load through the pipeline. */
   sender?: Pipeline;
+  /** Creates the run's regex worker (createRegexWorker of src/execute/regex-worker.ts by default): a test watches it. */
+  regexWorker?: () => RegexWorker;
 }
 
 /**
@@ -108,10 +111,14 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   let live: LiveInspector | undefined;
   let holdLiveView = false;
   let reports: RunReports | undefined;
+  // The run's regex worker: created when a document of the run has criteria that test a regex
+  // (its thread starts at the first test), stopped when the run ends, however it ends.
+  let regexWorker: Promise<RegexWorker> | undefined;
+  const regex = () => (regexWorker ??= deps.regexWorker ? Promise.resolve(deps.regexWorker()) : import('../execute/regex-worker.js').then((m) => m.createRegexWorker()));
   try {
     // Report files are opened before anything is sent: an unwritable path is a usage error.
     if (opts.reports) reports = await (await import('../observe/report/run-reports.js')).openRunReports(opts, io.cwd);
-    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style);
+    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex);
     if ('kind' in compiled) return compiled;
     const { plan } = compiled;
 
@@ -158,6 +165,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     return { kind: 'succeeded' };
   } finally {
     pipeline.close();
+    if (regexWorker) (await regexWorker).stop();
     await tracer?.finish(undefined, false).catch(() => undefined);
     await reports?.close();
     // The live view outlives a finished run (it is usually over before a browser connects) until
@@ -187,7 +195,7 @@ interface CompiledRun {
  * (its text, parsed tree, model and findings: ~3.6 MiB at 1000 steps) is garbage once the run
  * starts; a suspended async function keeps all its locals alive.
  */
-async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style): Promise<CompiledRun | Outcome> {
+async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>): Promise<CompiledRun | Outcome> {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const prepared = await prepareDocument({
     file: opts.file,
@@ -231,10 +239,10 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
-  const criteria = await criteriaOptionsFor(doc.model, profile, (message) => reporter.warn(message));
+  const criteria = await criteriaOptionsFor(doc.model, profile, { warn: (message) => reporter.warn(message), regex });
   // A profile that runs nested workflows prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
   const prepareRunModule = profile.runsNestedWorkflows ? await import('../plan/prepare-run.js') : undefined;
-  const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style), workflow, templateWarnings) : undefined;
+  const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style, regex), workflow, templateWarnings) : undefined;
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
@@ -242,7 +250,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
-async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style): Promise<RunDocuments> {
+async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>): Promise<RunDocuments> {
   const { createRunDocuments } = await import('../plan/run-documents.js');
   return createRunDocuments(
     { prefix: '', loaded: doc, location: doc.absolutePath, sources, criteria },
@@ -252,6 +260,7 @@ async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteri
       allowRefHosts: opts.allowRefHosts ?? [],
       cwd: io.cwd,
       warn: (message) => reporter.warn(message),
+      regex,
       printFindings: (findings, file) => findings.forEach((finding) => io.stderr.write(`${formatFinding(finding, file, style)}\n`)),
       ...(opts.verbose ? { bound: (bound: BoundSource[], file: string) => printBanner(bound, io.stderr, style, opts.secretInputs ?? [], `sources of ${file}:`) } : {}),
     },

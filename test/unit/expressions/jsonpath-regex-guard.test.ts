@@ -3,14 +3,19 @@
  * limit: a pattern that backtracks without end stops, and the rest of RFC 9535's behaviour stays
  * (the compliance suite runs through the same functions: test/unit/plan/jsonpath-compliance.test.ts).
  */
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { compileJsonPath, jsonPathValues } from '../../../src/expressions/jsonpath-criterion.js';
 import { ecmaScriptPattern } from '../../../src/expressions/jsonpath-regex-functions.js';
+import { NO_REGEX_TESTER, type RegexTester } from '../../../src/expressions/regex-tester.js';
+import { createRegexWorker } from '../../../src/execute/regex-worker.js';
 
 describe('JSONPath regex functions', () => {
+  const regex = createRegexWorker();
+  afterAll(() => regex.stop());
+
   it('stops a backtracking pattern instead of hanging, and it does not match', async () => {
-    const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath'], { regex });
     const evil = 'a'.repeat(40);
     for (const fn of ['match', 'search']) {
       const started = Date.now();
@@ -21,7 +26,7 @@ describe('JSONPath regex functions', () => {
   });
 
   it('runs a stopped pattern only once: an array of long strings costs one time limit, not one per element', async () => {
-    const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath'], { regex });
     const query = compileJsonPath(jsonpath!, `$[?search(@, '(x+)+y')]`);
     const started = Date.now();
     expect(jsonPathValues(query, ['x'.repeat(40), 'x'.repeat(41), 'x'.repeat(42), 'x'.repeat(43)])).toEqual([]);
@@ -29,13 +34,25 @@ describe('JSONPath regex functions', () => {
   });
 
   it('keeps RFC 9535 semantics: match() is anchored, search() is not, . skips line breaks, a non-I-Regexp does not match', async () => {
-    const { jsonpath } = await loadCriterionLibraries(['jsonpath']);
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath'], { regex });
     const values = (q: string, data: unknown) => jsonPathValues(compileJsonPath(jsonpath!, q), data);
     expect(values(`$[?match(@, 'ab')]`, ['ab', 'xab', 'abx'])).toEqual(['ab']);
     expect(values(`$[?search(@, 'ab')]`, ['ab', 'xab', 'abx', 'b'])).toEqual(['ab', 'xab', 'abx']);
     expect(values(`$[?match(@, 'a.b')]`, ['a\nb', 'axb'])).toEqual(['axb']);
     expect(values(`$[?match(@, '\\\\d')]`, ['1'])).toEqual([]);
     expect(values(`$[?match(@.x, 'a')]`, [{ x: 1 }, { x: 'a' }])).toEqual([{ x: 'a' }]);
+  });
+
+  it('runs the regex with the tester its libraries were loaded with, never a shared one', async () => {
+    const seen: string[] = [];
+    const spy: RegexTester = { test: (pattern, text) => (seen.push(`${pattern} on ${text}`), { holds: text === 'yes' }) };
+    const [spied, none] = await Promise.all([loadCriterionLibraries(['jsonpath'], { regex: spy }), loadCriterionLibraries(['jsonpath'])]);
+    expect(jsonPathValues(compileJsonPath(spied.jsonpath!, `$[?search(@, 'e')]`), ['yes', 'no'])).toEqual(['yes']);
+    expect(seen).toEqual(['e on yes', 'e on no']);
+    // Libraries loaded without a tester (validate, graph) run no regex: nothing matches.
+    expect(jsonPathValues(compileJsonPath(none.jsonpath!, `$[?search(@, 'e')]`), ['yes'])).toEqual([]);
+    expect(NO_REGEX_TESTER.test('e', 'yes').holds).toBe(false);
+    expect(seen).toHaveLength(2);
   });
 
   it('maps an I-Regexp dot to any character but CR and LF, a surrogate pair as one', () => {

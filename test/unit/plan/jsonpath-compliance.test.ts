@@ -4,11 +4,12 @@
  * prepare (a validation error), and a valid one selects exactly the expected nodes, so the
  * criterion holds exactly when the expected nodelist is not empty.
  */
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { Criterion as CriterionObject } from '../../../src/arazzo/model.js';
 import { loadCriterionLibraries, type CriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { jsonPathValues } from '../../../src/expressions/jsonpath-criterion.js';
+import { createRegexWorker } from '../../../src/execute/regex-worker.js';
 import { evaluateCriteria, prepareCriterion, type CriteriaOptions, type JsonPathCriterion } from '../../../src/plan/evaluate-criteria.js';
 import { V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
@@ -23,11 +24,15 @@ interface Case {
 
 const suite = JSON.parse(readFileSync(new URL('../../fixtures/jsonpath-compliance/cts.json', import.meta.url), 'utf8')) as { tests: Case[] };
 let options: CriteriaOptions;
+// match() and search() run on a regex worker, as in a run.
+const regex = createRegexWorker();
 
 beforeAll(async () => {
-  const libraries: CriterionLibraries = await loadCriterionLibraries(['jsonpath']);
-  options = { profile: V2_PROFILE, libraries };
+  const libraries: CriterionLibraries = await loadCriterionLibraries(['jsonpath'], { regex });
+  options = { profile: V2_PROFILE, libraries, regex };
 });
+
+afterAll(() => regex.stop());
 
 const criterion = (selector: string): CriterionObject => ({ pointer: '/workflows/0/steps/0/successCriteria/0', extra: {}, type: 'jsonpath', condition: selector, context: '$response.body' }) as CriterionObject;
 

@@ -1,18 +1,23 @@
 /** The v2 criterion kinds of evaluate-criteria.ts: regex, jsonpath and xpath, prepared and evaluated without I/O. */
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Criterion as CriterionObject } from '../../../src/arazzo/model.js';
 import type { ExpressionContext } from '../../../src/expressions/context.js';
 import { loadCriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
 import { MAX_XML_CHARS } from '../../../src/expressions/xpath-criterion.js';
+import { createRegexWorker } from '../../../src/execute/regex-worker.js';
 import { evaluateCriteria, prepareCriterion, unsupportedCriterion, type CriteriaOptions } from '../../../src/plan/evaluate-criteria.js';
 import { V1_PROFILE, V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 
 let options: CriteriaOptions;
 const warnings: string[] = [];
+const regex = createRegexWorker();
 
 beforeAll(async () => {
-  options = { profile: V2_PROFILE, libraries: await loadCriterionLibraries(['jsonpath', 'xpath']), warn: (message) => warnings.push(message) };
+  const warn = (message: string) => warnings.push(message);
+  options = { profile: V2_PROFILE, libraries: await loadCriterionLibraries(['jsonpath', 'xpath'], { regex, warn }), regex, warn };
 });
+
+afterAll(() => regex.stop());
 
 /** A criterion as the model holds it; `context` null for none. */
 function criterion(type: string, condition: string, context: string | null = '$response.body', version?: string): CriterionObject {
