@@ -131,11 +131,13 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'tool-bench-'));
   try {
     const planned = writeWorkflows(dir, api.url, scenarios);
-    // tool's caches (V8's code cache, the parsed documents) live in the bench's temp dir: the
-    // untimed pass fills them, and the user's own cache is neither read nor written.
-    const cliEnv = { XDG_CACHE_HOME: join(dir, 'cache') };
     const node = { name: 'node -e 0', args: ['-e', '0'] };
     const builds = [commandsFor(args.tool, planned), ...(args.before ? [commandsFor(args.before, planned)] : [])];
+    // tool's caches (V8's code cache, the parsed documents) live in the bench's temp dir, one per
+    // build: the untimed pass fills them, the user's own cache is neither read nor written, and two
+    // builds whose parsed-document entries differ in format do not replace each other's entries
+    // (with one folder, each run of one build found the other's entry and parsed again).
+    const cliEnvs = builds.map((_, b) => ({ XDG_CACHE_HOME: join(dir, `cache-${b}`) }));
     const newSamples = (build) => {
       const samples = { cold: { [node.name]: [] }, breakdown: {}, cli: {}, raw: {}, records: {} };
       for (const c of build.cold) samples.cold[c.name] = [];
@@ -144,8 +146,8 @@ async function main() {
       return samples;
     };
     const perBuild = builds.map(newSamples);
-    const timeCommand = async (command, into) => {
-      const result = await timeNode(command.args, { cwd: dir, env: cliEnv });
+    const timeCommand = async (command, into, b) => {
+      const result = await timeNode(command.args, { cwd: dir, env: cliEnvs[b] });
       if (result.code !== 0) throw new Error(`${command.name} exited ${result.code}: ${result.stderr}`);
       const sample = { wallMs: result.wallMs, rssKiB: result.rssKiB };
       into[command.name].push(sample);
@@ -153,9 +155,9 @@ async function main() {
     };
 
     // One untimed pass warms the file cache, tool's caches and the server's JIT.
-    for (const build of builds) for (const command of [...build.cold, ...build.breakdown]) await timeNode(command.args, { cwd: dir, env: cliEnv });
+    for (const [b, build] of builds.entries()) for (const command of [...build.cold, ...build.breakdown]) await timeNode(command.args, { cwd: dir, env: cliEnvs[b] });
     for (const s of planned) {
-      for (const [b, build] of builds.entries()) if (b === 0 || s.kind !== 'nested') await timeNode(cliArgs(build.tool, s, `warm-${s.name}`), { cwd: dir, env: cliEnv });
+      for (const [b, build] of builds.entries()) if (b === 0 || s.kind !== 'nested') await timeNode(cliArgs(build.tool, s, `warm-${s.name}`), { cwd: dir, env: cliEnvs[b] });
       await timeNode([RAW_GOT, s.kind, String(s.size), api.url, `warm-raw-${s.name}`], { cwd: dir });
     }
     for (let run = 1; run <= args.runs; run++) {
@@ -168,15 +170,15 @@ async function main() {
         // node -e 0 is timed once per round and shared, so every build's ratio has the same denominator.
         const nodeSample = await timeNode(node.args, { cwd: dir });
         for (const samples of perBuild) samples.cold[node.name].push({ wallMs: nodeSample.wallMs, rssKiB: nodeSample.rssKiB });
-        for (const c of builds[0].cold.keys()) for (const [b, build] of inTurn) await timeCommand(build.cold[c], perBuild[b].cold);
+        for (const c of builds[0].cold.keys()) for (const [b, build] of inTurn) await timeCommand(build.cold[c], perBuild[b].cold, b);
       }
-      for (const c of builds[0].breakdown.keys()) for (const [b, build] of inTurn) await timeCommand(build.breakdown[c], perBuild[b].breakdown);
+      for (const c of builds[0].breakdown.keys()) for (const [b, build] of inTurn) await timeCommand(build.breakdown[c], perBuild[b].breakdown, b);
       for (const s of planned) {
         for (const [b, build] of inTurn) {
           // A build from before the v2 runner cannot run the nested scenario: its row stays empty.
           if (b > 0 && s.kind === 'nested') continue;
           const runId = `r${run}-b${b}-${s.name}`;
-          const cli = await timeNode(cliArgs(build.tool, s.newText ? withNewText(s, runId) : s, runId), { cwd: dir, env: cliEnv });
+          const cli = await timeNode(cliArgs(build.tool, s.newText ? withNewText(s, runId) : s, runId), { cwd: dir, env: cliEnvs[b] });
           const record = checkRun(s, cli);
           perBuild[b].cli[s.name].push({ wallMs: cli.wallMs, rssKiB: cli.rssKiB, records: requestSteps(record.steps), bytes: Buffer.byteLength(cli.stdout) });
           perBuild[b].records[s.name] = record;
