@@ -32,13 +32,7 @@ export class ApiAddCommand extends ToolCommand {
   force = Option.Boolean('--force', false, { description: 'Replace an API of the same name' });
 
   async execute(): Promise<number> {
-    const { addApi } = await import('../config/add-api.js');
-    const { configPaths } = await import('../config/paths.js');
-    const paths = configPaths(this.context.env);
-    const result = await addApi(paths, { name: this.name, baseUrl: this.baseUrl, spec: this.spec, headers: this.headers, force: this.force, cwd: this.context.cwd });
-    this.note(`${result.replaced ? 'Replaced' : 'Added'} API ${result.entry.name} (${result.entry.baseUrl}) in ${paths.apisFile}`);
-    if (result.credentialsDropped) this.note(`The origin changed, so its stored credentials were removed. Log in again: tool auth login ${result.entry.name}`);
-    else if (result.entry.auth === undefined) this.note(`To send credentials: tool auth login ${result.entry.name}`);
-    return 0;
+    const { apiAdd } = await import('./actions/api-add.js');
+    return apiAdd(this, this.io);
   }
 }

@@ -21,19 +21,7 @@ export class ApiListCommand extends ToolCommand {
   output = Option.String('--output', 'table', { description: 'table or json', validator: t.isEnum(['table', 'json'] as const) });
 
   async execute(): Promise<number> {
-    const { apiRegistry } = await import('../config/api-registry.js');
-    const { configPaths } = await import('../config/paths.js');
-    const { apiToJson, formatApiTable } = await import('./api-format.js');
-    const entries = [...(await apiRegistry(configPaths(this.context.env)).read()).values()];
-    if (this.output === 'json') {
-      this.context.stdout.write(`${JSON.stringify(entries.map(apiToJson), null, 2)}\n`);
-      return 0;
-    }
-    if (entries.length === 0) {
-      this.note('No APIs are registered. Add one: tool api add <name> <base-url>');
-      return 0;
-    }
-    this.context.stdout.write(formatApiTable(entries));
-    return 0;
+    const { apiList } = await import('./actions/api-list.js');
+    return apiList(this, this.io);
   }
 }

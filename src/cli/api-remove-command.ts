@@ -17,10 +17,7 @@ export class ApiRemoveCommand extends ToolCommand {
   name = Option.String({ name: 'name', required: true });
 
   async execute(): Promise<number> {
-    const { removeApi } = await import('../config/remove-api.js');
-    const { configPaths } = await import('../config/paths.js');
-    await removeApi(configPaths(this.context.env), this.name);
-    this.note(`Removed API ${this.name} with its credentials and tokens.`);
-    return 0;
+    const { apiRemove } = await import('./actions/api-remove.js');
+    return apiRemove(this, this.io);
   }
 }

@@ -20,11 +20,7 @@ export class ApiShowCommand extends ToolCommand {
   output = Option.String('--output', 'text', { description: 'text or json', validator: t.isEnum(['text', 'json'] as const) });
 
   async execute(): Promise<number> {
-    const { apiRegistry, requireApi } = await import('../config/api-registry.js');
-    const { configPaths } = await import('../config/paths.js');
-    const { apiToJson, formatApiDetails } = await import('./api-format.js');
-    const entry = requireApi(await apiRegistry(configPaths(this.context.env)).read(), this.name);
-    this.context.stdout.write(this.output === 'json' ? `${JSON.stringify(apiToJson(entry), null, 2)}\n` : formatApiDetails(entry));
-    return 0;
+    const { apiShow } = await import('./actions/api-show.js');
+    return apiShow(this, this.io);
   }
 }

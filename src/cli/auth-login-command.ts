@@ -68,54 +68,7 @@ export class AuthLoginCommand extends ToolCommand {
   });
 
   async execute(): Promise<number> {
-    const { configPaths } = await import('../config/paths.js');
-    const { apiRegistry, requireApi } = await import('../config/api-registry.js');
-    const { planLogin } = await import('../auth/login/plan-login.js');
-    const { performLogin } = await import('../auth/login/perform-login.js');
-    const { ttyPrompter } = await import('../auth/login/prompter.js');
-    const { browserOpener } = await import('../auth/login/open-browser.js');
-    const { createPipeline } = await import('../http/create-pipeline.js');
-    const { env, stdin, stderr, signal } = this.context;
-    const paths = configPaths(env);
-    const api = requireApi(await apiRegistry(paths).read(), this.name);
-    const prompter = ttyPrompter(stdin, stderr);
-    const plan = await planLogin(
-      {
-        type: this.type,
-        withToken: this.withToken,
-        tokenEnv: this.tokenEnv,
-        username: this.username,
-        passwordStdin: this.passwordStdin,
-        passwordEnv: this.passwordEnv,
-        keyName: this.keyName,
-        keyIn: this.keyIn,
-        tokenUrl: this.tokenUrl,
-        authorizeUrl: this.authorizeUrl,
-        deviceUrl: this.deviceUrl,
-        clientId: this.clientId,
-        clientSecretStdin: this.clientSecretStdin,
-        clientSecretEnv: this.clientSecretEnv,
-        scopes: this.scopes,
-        noBrowser: !this.browser,
-      },
-      prompter === undefined ? { stdin } : { stdin, prompter },
-    );
-    // A browser is opened only for someone sitting at a terminal.
-    const opener = this.browser && this.context.stderrIsTTY ? browserOpener(env) : undefined;
-    let pipeline: ReturnType<typeof createPipeline> | undefined;
-    try {
-      const lines = await performLogin(api, plan, {
-        paths,
-        env,
-        stderr,
-        signal,
-        pipeline: () => (pipeline ??= createPipeline()),
-        ...(opener ? { openBrowser: opener } : {}),
-      });
-      for (const line of lines) this.note(line);
-    } finally {
-      pipeline?.close();
-    }
-    return 0;
+    const { authLogin } = await import('./actions/auth-login.js');
+    return authLogin(this, this.io);
   }
 }

@@ -17,10 +17,7 @@ export class AuthLogoutCommand extends ToolCommand {
   name = Option.String({ name: 'name', required: true });
 
   async execute(): Promise<number> {
-    const { logout } = await import('../auth/logout.js');
-    const { configPaths } = await import('../config/paths.js');
-    const removed = await logout(configPaths(this.context.env), this.name);
-    this.note(removed ? `Logged out of ${this.name}: its credentials and tokens were removed.` : `${this.name} had no credentials; nothing to remove.`);
-    return 0;
+    const { authLogout } = await import('./actions/auth-logout.js');
+    return authLogout(this, this.io);
   }
 }

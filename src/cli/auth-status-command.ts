@@ -23,30 +23,7 @@ export class AuthStatusCommand extends ToolCommand {
   output = Option.String('--output', 'text', { description: 'text or json', validator: t.isEnum(['text', 'json'] as const) });
 
   async execute(): Promise<number> {
-    const { configPaths } = await import('../config/paths.js');
-    const { apiRegistry, requireApi } = await import('../config/api-registry.js');
-    const { credentialStore } = await import('../config/credential-store.js');
-    const { tokenStore } = await import('../config/token-store.js');
-    const { authStatus } = await import('../auth/auth-status.js');
-    const { formatAuthStatus } = await import('./auth-format.js');
-    const { env } = this.context;
-    const paths = configPaths(env);
-    const registry = await apiRegistry(paths).read();
-    const entries = this.name === undefined ? [...registry.values()] : [requireApi(registry, this.name)];
-    const credentials = await credentialStore(paths).read();
-    const tokens = await tokenStore(paths).read();
-    const now = Date.now();
-    const statuses = entries.map((entry) => authStatus(entry, credentials.get(entry.name), tokens.get(entry.name), env, now));
-    if (this.output === 'json') {
-      const value = this.name === undefined ? statuses : statuses[0];
-      this.context.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-      return 0;
-    }
-    if (statuses.length === 0) {
-      this.note('No APIs are registered. Add one: tool api add <name> <base-url>');
-      return 0;
-    }
-    this.context.stdout.write(formatAuthStatus(statuses, now));
-    return 0;
+    const { showAuthStatus } = await import('./actions/auth-status.js');
+    return showAuthStatus(this, this.io);
   }
 }

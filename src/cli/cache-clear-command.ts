@@ -17,14 +17,7 @@ export class CacheClearCommand extends ToolCommand {
   });
 
   async execute(): Promise<number> {
-    const { configPaths } = await import('../config/paths.js');
-    const { descriptionCacheDir } = await import('../cache/description-cache.js');
-    const { clearDescriptionCache } = await import('../cache/clear-description-cache.js');
-    const dir = descriptionCacheDir(configPaths(this.context.env).cacheDir);
-    const cleared = await clearDescriptionCache(dir);
-    const documents = cleared.documents === 0 ? '' : `, ${cleared.documents} parsed Arazzo ${cleared.documents === 1 ? 'document' : 'documents'}`;
-    const what = `${cleared.descriptions} fetched ${cleared.descriptions === 1 ? 'description' : 'descriptions'}${documents} and ${cleared.indexes} parsed ${cleared.indexes === 1 ? 'index' : 'indexes'}`;
-    this.note(cleared.descriptions + cleared.indexes + cleared.documents === 0 ? `The description cache was already empty (${dir}).` : `Removed ${what} from ${dir}.`);
-    return 0;
+    const { cacheClear } = await import('./actions/cache-clear.js');
+    return cacheClear(this.io);
   }
 }

@@ -1,5 +1,4 @@
 import { Command, Option } from 'clipanion';
-import { Writable } from 'node:stream';
 import * as t from 'typanion';
 import { ToolCommand } from './tool-command.js';
 
@@ -26,34 +25,7 @@ export class DemoCommand extends ToolCommand {
   });
 
   async execute(): Promise<number> {
-    // One import at a time: jest's ESM loader cannot take concurrent dynamic imports.
-    const { startDemoApi } = await import('../demo/demo-api.js');
-    const { mkdtemp, rm } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { packageRoot } = await import('../package-root.js');
-    const runCli = this.context.runCommandLine;
-    if (runCli === undefined) throw new Error('tool demo runs only under runCli');
-    const api = await startDemoApi();
-    const home = await mkdtemp(join(tmpdir(), 'tool-demo-'));
-    try {
-      const env = { ...this.context.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache') };
-      const quiet = { ...this.context, env, stdout: sink(), stderr: sink() };
-      const added = await runCli(['api', 'add', 'shelter', api.url], quiet);
-      if (added !== 0) throw new Error(`could not register the demo API (exit ${added})`);
-      const file = join(packageRoot(), 'examples', 'demo', 'adopt-pet.arazzo.yaml');
-      this.note(this.style.dim(`demo API listening on ${api.url}; running ${file}`));
-      const argv = ['arazzo', 'run', file, '--input', 'name=Rex', '--input', 'adopter=Ada', '--output', this.output];
-      if (this.dryRun) argv.push('--dry-run');
-      return await runCli(argv, { ...this.context, env });
-    } finally {
-      await api.close();
-      await rm(home, { recursive: true, force: true });
-    }
+    const { demo } = await import('./actions/demo.js');
+    return demo(this, this.io);
   }
-}
-
-/** A writable that drops everything (for the demo's set-up commands). */
-function sink(): Writable {
-  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }

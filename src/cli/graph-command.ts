@@ -1,11 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { WorkflowPlan } from '../../machines/types.js';
-import type { WorkflowsChart } from '../draw/read-workflows.js';
-import type { ArazzoDocument, Workflow } from '../arazzo/model.js';
-import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
-import { EXIT } from './exit-codes.js';
-import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo graph <file>`: prints the statechart a workflow compiles to, as Mermaid, Graphviz dot or XState JSON. */
@@ -50,61 +45,7 @@ export class GraphCommand extends ToolCommand {
   runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
 
   async execute(): Promise<number> {
-    const profile = resolveRunner(this.runner, this.context.env);
-    const { prepareDocument } = await import('../plan/prepare-document.js');
-    const { drawingMachine } = await import('../plan/drawing-configs.js');
-    const { toStatelyJson } = await import('../draw/to-stately-json.js');
-
-    // No descriptions: a graph needs no source description, so nothing is read or fetched.
-    const prepared = await prepareDocument({
-      file: this.file,
-      cwd: this.context.cwd,
-      env: this.context.env,
-      profile,
-      workflowId: this.workflow,
-      findings: { stderr: this.context.stderr, style: this.style, consequence: 'nothing was drawn', showWarnings: false },
-      upTo: 'plan',
-    });
-    if (!prepared.valid) return EXIT.INVALID_DOCUMENT;
-    const { doc, workflow, criteria, plan } = prepared;
-    const machine = drawingMachine(plan);
-    const workflows = profile.runsNestedWorkflows && this.format !== 'json' && this.level === 'steps' ? await this.reachable(doc.model, workflow, criteria) : undefined;
-    const text = this.format === 'json' ? toStatelyJson(machine) : workflows ? await this.drawWorkflows(workflows) : await this.draw(plan, machine.config);
-    this.context.stdout.write(text);
-    return EXIT.OK;
-  }
-
-  /** A profile that runs nested workflows: the chart of the workflow and every workflow it calls or transfers to, when it calls or transfers at all (else undefined: one workflow's chart). */
-  private async reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
-    const { planReachable } = await import('../plan/plan-reachable.js');
-    const { callsOrTransfers, readWorkflows, workflowSteps } = await import('../draw/read-workflows.js');
-    const workflows = new Map([...planReachable(doc, workflow, criteria)].map(([key, plan]) => [key, workflowSteps(plan)]));
-    const entry = workflows.get(workflow.workflowId ?? '');
-    return entry && callsOrTransfers(entry) ? readWorkflows(workflow.workflowId ?? '', workflows) : undefined;
-  }
-
-  /** The v2 chart of several workflows (read-workflows.ts) in `--format`. */
-  private async drawWorkflows(chart: WorkflowsChart): Promise<string> {
-    if (this.format === 'mermaid') return (await import('../draw/workflows-to-mermaid.js')).workflowsToMermaid(chart);
-    const dot = (await import('../draw/workflows-to-dot.js')).workflowsToDot(chart);
-    if (this.format !== 'svg') return dot;
-    const { renderSvg } = await import('../output/render-svg.js');
-    return renderSvg(dot);
-  }
-
-  /**
-   * The chart at `--level` in `--format`: the steps from the plan, the machine from its config; the
-   * SVG renderer (WebAssembly Graphviz) is loaded only for svg.
-   */
-  private async draw(plan: WorkflowPlan, config: object): Promise<string> {
-    const steps = this.level === 'steps' ? (await import('../draw/steps-chart.js')).stepsChart(plan) : undefined;
-    if (this.format === 'mermaid') {
-      if (steps) return (await import('../draw/steps-to-mermaid.js')).stepsToMermaid(steps);
-      return (await import('../draw/to-mermaid.js')).toMermaid(config);
-    }
-    const dot = steps ? (await import('../draw/steps-to-dot.js')).stepsToDot(steps) : (await import('../draw/to-dot.js')).toDot(config);
-    if (this.format !== 'svg') return dot;
-    const { renderSvg } = await import('../output/render-svg.js');
-    return renderSvg(dot);
+    const { graph } = await import('./actions/graph.js');
+    return graph(this, this.io);
   }
 }

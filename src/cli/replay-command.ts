@@ -1,9 +1,7 @@
 import { Command, Option } from 'clipanion';
-import { CommandUsageError } from '../errors/tool-error.js';
-import { exitCodeFor } from './exit-codes.js';
-import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
+import { REPORT_FLAG_DESCRIPTIONS } from './report-flags.js';
 import { ToolCommand } from './tool-command.js';
-import { resolveSharedRunFlags, workflowRunOptions } from './workflow-options.js';
+import { workflowRunOptions } from './workflow-options.js';
 
 /** `tool arazzo replay <file> --from <file.har>`: runs a workflow again against the responses a `--har` file recorded, sending nothing. */
 export class ReplayCommand extends ToolCommand {
@@ -62,23 +60,7 @@ export class ReplayCommand extends ToolCommand {
   runner = workflowRunOptions.runner();
 
   async execute(): Promise<number> {
-    // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
-    if (this.from === undefined) throw new CommandUsageError('arazzo replay needs --from <file.har>', 'Record a run with tool arazzo run <file> --har run.har, then replay it with --from run.har.');
-    const from = this.from;
-    const shared = await resolveSharedRunFlags(this, this.context);
-    const options = {
-      ...shared,
-      file: this.file,
-      dryRun: false,
-      // Descriptions may still be fetched (a remote source): with run's defaults.
-      retry: 2,
-      retryUnsafe: false,
-      timeoutMs: 30_000,
-      reports: reportTargets({ report: this.report, junit: this.junit }, this.context.cwd, from),
-    };
-    const { loadReplayPipeline } = await import('../observe/report/replay-pipeline.js');
-    const sender = await loadReplayPipeline(from, this.context.cwd, shared.secretInputs);
-    const { runWorkflowFile } = await import('../run/run-workflow.js');
-    return exitCodeFor((await runWorkflowFile(options, this.context, { sender })).kind);
+    const { replay } = await import('./actions/replay.js');
+    return replay(this, this.io);
   }
 }

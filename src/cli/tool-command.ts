@@ -1,4 +1,5 @@
 import { Command } from 'clipanion';
+import type { CommandIo } from './actions/command-io.js';
 import type { ToolContext } from './context.js';
 import { styleFor, type Style } from '../output/style.js';
 
@@ -22,5 +23,10 @@ export abstract class ToolCommand extends Command<ToolContext> {
   /** Writes one line to stderr. */
   protected note(line: string): void {
     this.context.stderr.write(line.endsWith('\n') ? line : `${line}\n`);
+  }
+
+  /** The context, style and note that a command's action (src/cli/actions/) receives. */
+  protected get io(): CommandIo {
+    return { context: this.context, style: this.style, note: (line) => this.note(line) };
   }
 }

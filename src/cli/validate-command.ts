@@ -1,12 +1,6 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
-import type { Finding } from '../arazzo/finding.js';
-import type { LoadedDocument } from '../arazzo/model.js';
-import type { RunnerProfile } from '../arazzo/runner-profile.js';
-import { ToolError } from '../errors/tool-error.js';
-import { styleFor } from '../output/style.js';
-import { EXIT } from './exit-codes.js';
-import { resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 import { ToolCommand } from './tool-command.js';
 
 /** `tool arazzo validate <file>`: parses an Arazzo document and reports what the v1 runner would reject or skip. */
@@ -47,63 +41,7 @@ export class ValidateCommand extends ToolCommand {
   allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
 
   async execute(): Promise<number> {
-    const profile = resolveRunner(this.runner, this.context.env);
-    const { resolve } = await import('node:path');
-    const { prepareDocument } = await import('../plan/prepare-document.js');
-    const formatting = await import('../arazzo/format-finding.js');
-    const refused: Error[] = [];
-    const prepared = await prepareDocument({
-      file: this.file,
-      cwd: this.context.cwd,
-      env: this.context.env,
-      profile,
-      // Operation ids and parameters are checked against local descriptions only; remote ones are not fetched.
-      descriptions: async (doc) => {
-        const { localOperationsLoader } = await import('./source-operations.js');
-        const denied = await toolFolders(this.context.env);
-        const allowRead = (await (await import('./allow-read-folders.js')).checkAllowReadFolders(this.allowRead, this.context.cwd)).map((folder) => resolve(this.context.cwd, folder));
-        const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) });
-        const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('./source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: this.context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
-        return {
-          loadOperations,
-          loadPathOperations: loadOperations.paths,
-          ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}),
-          // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
-          afterValidation: () => {
-            if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
-          },
-        };
-      },
-      findings: (findings, doc) => this.printFindings(findings, doc, profile, formatting),
-      upTo: 'findings',
-    });
-    return prepared.valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
-  }
-
-  /** Findings are this command's data: every one goes to stdout. Returns whether the document is valid: no error, or no finding at all with --strict. */
-  private printFindings(findings: Finding[], doc: LoadedDocument, profile: RunnerProfile, { formatFinding, formatSummary }: typeof import('../arazzo/format-finding.js')): boolean {
-    const valid = !findings.some((finding) => finding.severity === 'error' || this.strict);
-    if (this.output === 'json') {
-      const record = { file: doc.file, valid, strict: this.strict, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
-      this.context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
-    } else {
-      // Coloured only when stdout is a terminal.
-      const style = styleFor(this.context.stdoutIsTTY && this.context.colors);
-      const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
-      lines.push(formatSummary(doc, findings, { strict: this.strict, profile }));
-      this.context.stdout.write(`${lines.join('\n')}\n`);
-    }
-    return valid;
-  }
-}
-
-/** tool's config and cache folders, which descriptions may never read; none when HOME is unusable. */
-async function toolFolders(env: Record<string, string | undefined>): Promise<string[]> {
-  const { configPaths } = await import('../config/paths.js');
-  try {
-    const paths = configPaths(env);
-    return [paths.configDir, paths.cacheDir];
-  } catch {
-    return [];
+    const { validate } = await import('./actions/validate.js');
+    return validate(this, this.io);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Load → validate → plan is written once (issue 22): run, replay, validate and graph reach
- * src/plan/prepare-document.ts through their imports (static or import()), and no other module
- * loads or validates the document a command is given.
+ * src/plan/prepare-document.ts through their imports (static or import(); replay, validate and
+ * graph through their action in src/cli/actions/), and no other module loads or validates the
+ * document a command is given.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -43,7 +44,7 @@ function tsFiles(folder: string): string[] {
 }
 
 describe('one preparation of the document', () => {
-  it.each(['src/cli/run-command.ts', 'src/cli/replay-command.ts', 'src/cli/validate-command.ts', 'src/cli/graph-command.ts'])('is reached from %s', (command) => {
+  it.each(['src/cli/run-command.ts', 'src/cli/replay-command.ts', 'src/cli/validate-command.ts', 'src/cli/graph-command.ts', 'src/cli/actions/replay.ts', 'src/cli/actions/validate.ts', 'src/cli/actions/graph.ts'])('is reached from %s', (command) => {
     expect(reaches(command, PREPARE)).toBe(true);
   });
 

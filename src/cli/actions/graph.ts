@@ -1,0 +1,80 @@
+import type { WorkflowPlan } from '../../../machines/types.js';
+import type { ArazzoDocument, Workflow } from '../../arazzo/model.js';
+import type { WorkflowsChart } from '../../draw/read-workflows.js';
+import { stepsChart } from '../../draw/steps-chart.js';
+import { toStatelyJson } from '../../draw/to-stately-json.js';
+import { drawingMachine } from '../../plan/drawing-configs.js';
+import type { CriteriaOptions } from '../../plan/evaluate-criteria.js';
+import { prepareDocument } from '../../plan/prepare-document.js';
+import { EXIT } from '../exit-codes.js';
+import { resolveRunner } from '../runner-flag.js';
+import type { CommandIo } from './command-io.js';
+
+/** The option values of `tool arazzo graph`. */
+export interface GraphOptions {
+  file: string;
+  workflow: string | undefined;
+  format: 'mermaid' | 'dot' | 'svg' | 'json';
+  level: 'steps' | 'machine';
+  runner: string | undefined;
+}
+
+/** `tool arazzo graph <file>`: prints the chart of one workflow in `--format`; returns 0, or 10 for an invalid document. */
+export async function graph(options: GraphOptions, { context, style }: CommandIo): Promise<number> {
+  const profile = resolveRunner(options.runner, context.env);
+  // No descriptions: a graph needs no source description, so nothing is read or fetched.
+  const prepared = await prepareDocument({
+    file: options.file,
+    cwd: context.cwd,
+    env: context.env,
+    profile,
+    workflowId: options.workflow,
+    findings: { stderr: context.stderr, style, consequence: 'nothing was drawn', showWarnings: false },
+    upTo: 'plan',
+  });
+  if (!prepared.valid) return EXIT.INVALID_DOCUMENT;
+  const { doc, workflow, criteria, plan } = prepared;
+  const machine = drawingMachine(plan);
+  const workflows = profile.runsNestedWorkflows && options.format !== 'json' && options.level === 'steps' ? await reachable(doc.model, workflow, criteria) : undefined;
+  const text = options.format === 'json' ? toStatelyJson(machine) : workflows ? await drawWorkflows(workflows, options) : await draw(plan, machine.config, options);
+  context.stdout.write(text);
+  return EXIT.OK;
+}
+
+/**
+ * A profile that runs nested workflows: the chart of the workflow and every workflow it calls or
+ * transfers to, when it calls or transfers at all (else undefined: one workflow's chart). Loaded
+ * only for such a profile.
+ */
+async function reachable(doc: ArazzoDocument, workflow: Workflow, criteria: CriteriaOptions): Promise<WorkflowsChart | undefined> {
+  const { planReachable } = await import('../../plan/plan-reachable.js');
+  const { callsOrTransfers, readWorkflows, workflowSteps } = await import('../../draw/read-workflows.js');
+  const workflows = new Map([...planReachable(doc, workflow, criteria)].map(([key, plan]) => [key, workflowSteps(plan)]));
+  const entry = workflows.get(workflow.workflowId ?? '');
+  return entry && callsOrTransfers(entry) ? readWorkflows(workflow.workflowId ?? '', workflows) : undefined;
+}
+
+/** The v2 chart of several workflows (read-workflows.ts) in `--format`; each renderer is loaded only for its format. */
+async function drawWorkflows(chart: WorkflowsChart, options: GraphOptions): Promise<string> {
+  if (options.format === 'mermaid') return (await import('../../draw/workflows-to-mermaid.js')).workflowsToMermaid(chart);
+  const dot = (await import('../../draw/workflows-to-dot.js')).workflowsToDot(chart);
+  if (options.format !== 'svg') return dot;
+  const { renderSvg } = await import('../../output/render-svg.js');
+  return renderSvg(dot);
+}
+
+/**
+ * The chart at `--level` in `--format`: the steps from the plan, the machine from its config; each
+ * renderer is loaded only for its format, the SVG one (WebAssembly Graphviz) only for svg.
+ */
+async function draw(plan: WorkflowPlan, config: object, options: GraphOptions): Promise<string> {
+  const steps = options.level === 'steps' ? stepsChart(plan) : undefined;
+  if (options.format === 'mermaid') {
+    if (steps) return (await import('../../draw/steps-to-mermaid.js')).stepsToMermaid(steps);
+    return (await import('../../draw/to-mermaid.js')).toMermaid(config);
+  }
+  const dot = steps ? (await import('../../draw/steps-to-dot.js')).stepsToDot(steps) : (await import('../../draw/to-dot.js')).toDot(config);
+  if (options.format !== 'svg') return dot;
+  const { renderSvg } = await import('../../output/render-svg.js');
+  return renderSvg(dot);
+}

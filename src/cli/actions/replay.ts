@@ -1,0 +1,36 @@
+import { CommandUsageError } from '../../errors/tool-error.js';
+import { runWorkflowFile } from '../../run/run-workflow.js';
+import { exitCodeFor } from '../exit-codes.js';
+import { reportTargets } from '../report-flags.js';
+import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
+import type { CommandIo } from './command-io.js';
+
+/** The option values of `tool arazzo replay`. */
+export interface ReplayOptions extends SharedRunFlags {
+  file: string;
+  from: string | undefined;
+  report: string | undefined;
+  junit: string | undefined;
+}
+
+/** `tool arazzo replay <file> --from <file.har>`: runs the workflow against the recorded responses; returns the run's exit code. Throws CommandUsageError without --from. */
+export async function replay(flags: ReplayOptions, { context }: CommandIo): Promise<number> {
+  // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
+  if (flags.from === undefined) throw new CommandUsageError('arazzo replay needs --from <file.har>', 'Record a run with tool arazzo run <file> --har run.har, then replay it with --from run.har.');
+  const from = flags.from;
+  const shared = await resolveSharedRunFlags(flags, context);
+  const options = {
+    ...shared,
+    file: flags.file,
+    dryRun: false,
+    // Descriptions may still be fetched (a remote source): with run's defaults.
+    retry: 2,
+    retryUnsafe: false,
+    timeoutMs: 30_000,
+    reports: reportTargets({ report: flags.report, junit: flags.junit }, context.cwd, from),
+  };
+  // The report folder is loaded only with import() (test/unit/observe/report-lazy.test.ts).
+  const { loadReplayPipeline } = await import('../../observe/report/replay-pipeline.js');
+  const sender = await loadReplayPipeline(from, context.cwd, shared.secretInputs);
+  return exitCodeFor((await runWorkflowFile(options, context, { sender })).kind);
+}

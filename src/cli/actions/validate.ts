@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import type { Finding } from '../../arazzo/finding.js';
+import { formatFinding, formatSummary } from '../../arazzo/format-finding.js';
+import type { LoadedDocument } from '../../arazzo/model.js';
+import type { RunnerProfile } from '../../arazzo/runner-profile.js';
+import { configPaths } from '../../config/paths.js';
+import { ToolError } from '../../errors/tool-error.js';
+import { styleFor } from '../../output/style.js';
+import { prepareDocument } from '../../plan/prepare-document.js';
+import { checkAllowReadFolders } from '../allow-read-folders.js';
+import { EXIT } from '../exit-codes.js';
+import { resolveRunner } from '../runner-flag.js';
+import { localOperationsLoader } from '../source-operations.js';
+import type { ToolContext } from '../context.js';
+import type { CommandIo } from './command-io.js';
+
+/** The option values of `tool arazzo validate`. */
+export interface ValidateOptions {
+  file: string;
+  output: 'text' | 'json';
+  strict: boolean;
+  runner: string | undefined;
+  allowRead: string[];
+}
+
+/** `tool arazzo validate <file>`: prints the document's findings on stdout; returns 0 when it is valid, 10 when not. Throws ToolError for a description that breaks a read rule. */
+export async function validate(options: ValidateOptions, { context }: CommandIo): Promise<number> {
+  const profile = resolveRunner(options.runner, context.env);
+  const refused: Error[] = [];
+  const prepared = await prepareDocument({
+    file: options.file,
+    cwd: context.cwd,
+    env: context.env,
+    profile,
+    // Operation ids and parameters are checked against local descriptions only; remote ones are not fetched.
+    descriptions: async (doc) => {
+      const denied = toolFolders(context.env);
+      const allowRead = (await checkAllowReadFolders(options.allowRead, context.cwd)).map((folder) => resolve(context.cwd, folder));
+      const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) });
+      // Only a profile that runs nested workflows reads the sources' workflows.
+      const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('../source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
+      return {
+        loadOperations,
+        loadPathOperations: loadOperations.paths,
+        ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}),
+        // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
+        afterValidation: () => {
+          if (refused[0] !== undefined) throw new ToolError('DESCRIPTION_REFUSED', refused[0].message);
+        },
+      };
+    },
+    findings: (findings, doc) => printFindings(findings, doc, profile, options, context),
+    upTo: 'findings',
+  });
+  return prepared.valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
+}
+
+/** Findings are this command's data: every one goes to stdout. Returns whether the document is valid: no error, or no finding at all with --strict. */
+function printFindings(findings: Finding[], doc: LoadedDocument, profile: RunnerProfile, options: ValidateOptions, context: ToolContext): boolean {
+  const valid = !findings.some((finding) => finding.severity === 'error' || options.strict);
+  if (options.output === 'json') {
+    const record = { file: doc.file, valid, strict: options.strict, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
+    context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+  } else {
+    // Coloured only when stdout is a terminal.
+    const style = styleFor(context.stdoutIsTTY && context.colors);
+    const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
+    lines.push(formatSummary(doc, findings, { strict: options.strict, profile }));
+    context.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return valid;
+}
+
+/** tool's config and cache folders, which descriptions may never read; none when HOME is unusable. */
+function toolFolders(env: Record<string, string | undefined>): string[] {
+  try {
+    const paths = configPaths(env);
+    return [paths.configDir, paths.cacheDir];
+  } catch {
+    return [];
+  }
+}
