@@ -1,9 +1,10 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ArazzoLoadError } from './errors.js';
 import type { LoadedDocument } from './model.js';
 import { documentFromValue, parseDocumentValue } from './parse-document-text.js';
 import type { RawObject } from './read-fields.js';
+import { openForReading } from './open-for-reading.js';
 import { readBoundedText } from './read-bounded.js';
 
 /** Where parsed documents are kept from one run to the next, by their text (src/cache/document-store.ts). */
@@ -48,13 +49,15 @@ export async function loadDocument(file: string, options: LoadOptions): Promise<
 
 async function readLimited(file: string, absolutePath: string, maxBytes: number): Promise<string> {
   try {
-    const info = await stat(absolutePath);
-    if (info.isDirectory()) {
-      throw new ArazzoLoadError('IS_A_DIRECTORY', `${file} is a directory, not a workflow document`, file, undefined, await suggestIn(absolutePath, file));
-    }
-    const handle = await open(absolutePath, 'r');
+    const { handle, info, kind } = await openForReading(absolutePath);
     try {
-      // At most maxBytes + 1 bytes are read, so a huge file (or an endless pipe) is refused without reading it all.
+      if (kind === 'directory') {
+        throw new ArazzoLoadError('IS_A_DIRECTORY', `${file} is a directory, not a workflow document`, file, undefined, await suggestIn(absolutePath, file));
+      }
+      if (kind === 'special') {
+        throw new ArazzoLoadError('FILE_UNREADABLE', `${file} is not a regular file (a FIFO, a device or a socket); refusing to read it`, file, undefined, 'Give the path of an Arazzo document saved as a file.');
+      }
+      // At most maxBytes + 1 bytes are read, so a huge file (or one that grows) is refused without reading it all.
       const tooLarge = () => new ArazzoLoadError('FILE_TOO_LARGE', `${file} is larger than ${formatBytes(maxBytes)}; refusing to load it`, file, undefined, 'Arazzo documents are small; check that this is the right file.');
       return await readBoundedText(handle, info.size, maxBytes, tooLarge);
     } finally {

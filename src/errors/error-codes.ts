@@ -34,7 +34,7 @@ export const ERROR_CODES = {
   // Loading an Arazzo document.
   FILE_NOT_FOUND: { kind: 'usage', when: 'The Arazzo document does not exist.' },
   IS_A_DIRECTORY: { kind: 'usage', when: 'The Arazzo document path is a directory.' },
-  FILE_UNREADABLE: { kind: 'usage', when: 'The Arazzo document cannot be read (permissions, I/O error).' },
+  FILE_UNREADABLE: { kind: 'usage', when: 'The Arazzo document cannot be read (permissions, I/O error), or is not a regular file (a FIFO, a device, a socket).' },
   FILE_TOO_LARGE: { kind: 'usage', when: 'The Arazzo document is larger than the size limit.' },
   YAML_SYNTAX: { kind: 'invalid-document', when: 'The Arazzo document is not valid YAML or JSON.' },
   NOT_AN_OBJECT: { kind: 'invalid-document', when: 'The top level of the Arazzo document is not a mapping.' },

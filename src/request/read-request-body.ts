@@ -1,6 +1,6 @@
 /** The body of a direct call: `-d <text>`, `-d @file`, or `-d -` (stdin). */
 
-import { readFile } from 'node:fs/promises';
+import { openForReading } from '../arazzo/open-for-reading.js';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileError } from '../errors/tool-error.js';
@@ -15,7 +15,15 @@ export async function readRequestBody(data: string, io: { cwd: string; stdin: Re
   if (!data.startsWith('@')) return Buffer.from(data, 'utf8');
   const path = resolve(io.cwd, data.slice(1));
   try {
-    return await readFile(path);
+    const { handle, kind } = await openForReading(path);
+    try {
+      if (kind === 'directory') throw Object.assign(new Error('it is a directory'), { code: 'EISDIR' });
+      // A FIFO would wait for a writer and a device may never end: -d - reads a stream from stdin.
+      if (kind === 'special') throw new Error('not a regular file (a FIFO, a device or a socket); pipe it to -d - instead');
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message;

@@ -4,7 +4,7 @@
  * `GET /items/1` gets the n-th recorded one), and sends nothing. A request the recording has no
  * answer for fails its step with a message that names it.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { openForReading } from '../../arazzo/open-for-reading.js';
 import { resolve } from 'node:path';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { parseBody } from '../../output/parse-body.js';
@@ -48,10 +48,16 @@ export async function loadReplayPipeline(path: string, cwd: string, secrets: rea
   const full = resolve(cwd, path);
   let text: string;
   try {
-    const info = await stat(full);
-    if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
-    if (info.size > MAX_HAR_BYTES) throw Object.assign(new Error('larger than 512 MiB'), { code: 'too large' });
-    text = await readFile(full, 'utf8');
+    const { handle, info, kind } = await openForReading(full);
+    try {
+      if (kind === 'directory') throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+      // A FIFO would wait for a writer and a device (/dev/zero) never end: only a regular file is read.
+      if (kind === 'special') throw Object.assign(new Error('not a regular file'), { code: 'not a regular file (a FIFO, a device or a socket)' });
+      if (info.size > MAX_HAR_BYTES) throw Object.assign(new Error('larger than 512 MiB'), { code: 'too large' });
+      text = (await handle.readFile()).toString('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     throw new FileError(`cannot read the --from file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Give --from the HAR file that tool arazzo run --har wrote.');
   }
