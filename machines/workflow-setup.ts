@@ -52,7 +52,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
     types: {} as { context: WorkflowContext; input: WorkflowInput; events: RunStepEvent | BudgetSpentEvent | CallDoneEvent; meta: StepMeta; transitionMeta: ActionMeta },
     actors,
     guards: {
-      // On entering a step v1 cannot run, which sends no run event. (A run event that finds the
+      // On entering a step with a planned failure, which sends no run event. (A run event that finds the
       // budget spent is answered with `runStep.budgetSpent`, which the root handles: `failBudget`.)
       budgetSpent: ({ context }) => context.run.runs >= context.run.maxSteps,
       /** A nested step's call inputs are ready. */
@@ -94,7 +94,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0, call: undefined })),
       /**
        * Spends one run of the budget, unless it is spent. After `startRun`, which read the same
-       * count to tell the runner whether the budget was spent (a step v1 cannot run counts too).
+       * count to tell the runner whether the budget was spent (a step with a planned failure counts too).
        */
       countRun: assign(({ context }) => {
         if (context.run.runs >= context.run.maxSteps) return {};

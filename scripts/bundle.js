@@ -26,9 +26,9 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const ES_SYNTAX = /^[ \t]*(?:import|export)[\s{*]/m;
 /**
  * Packages bundled on their own, as dist/bundle/packages/<name>.cjs, and loaded only when code
- * requires them (src/bundle/script-loader.ts resolves the name). `yaml` is needed only for the
- * fallback parse, error positions and YAML output, but code splitting put its 260 KB in a chunk
- * that every run loaded (~4 ms; the fifth pass of docs/performance.md, in git history).
+ * requires them (src/bundle/script-loader.ts resolves the name). `yaml` is needed only for a
+ * document the parsed-document cache does not hold, error positions and YAML output, but code
+ * splitting put its 260 KB in a chunk that every run loaded (~4 ms; the fifth pass of docs/performance.md, in git history).
  */
 const LAZY_PACKAGES = ['yaml'];
 

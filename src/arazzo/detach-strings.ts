@@ -4,7 +4,7 @@ const SLICE_MIN_LENGTH = 13;
 /**
  * Replaces, in place, every string of `value` (a parsed document: plain objects, arrays and
  * scalars) that may be a view into the document's text with a copy of its own, and returns
- * `value`. js-yaml, `yaml` and JSON.parse cut strings from the text, and V8 keeps a substring of
+ * `value`. `yaml` and JSON.parse cut strings from the text, and V8 keeps a substring of
  * 13 or more characters as a view that keeps the whole text alive: the expressions, step ids and
  * URLs a run keeps would keep the document text (1.7 MB for 5000 steps) alive to the end of the
  * run (measured in the fifth pass of docs/performance.md, in git history). JSON round-trips every string exactly.

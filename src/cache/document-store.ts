@@ -58,7 +58,8 @@ export interface DocumentStoreOptions {
 /**
  * The store in `dir`: one file per text, named by the SHA-256 of the text, holding the value
  * parsed from it (an entry of another format or tool version, or a damaged file, is a miss). A
- * value JSON cannot carry exactly (NaN, ±Infinity, -0) is not stored. tool's folder rules hold
+ * value JSON cannot carry exactly (NaN, ±Infinity, -0, a tagged value: a Buffer, Date, Set or Map) is
+ * not stored. tool's folder rules hold
  * for every folder from `root` down to `dir`: one that is missing is made 0700; one that group or
  * others may write, or that another user owns, is neither read from nor written to; one whose
  * owner may not write (a read-only 0500 folder) is not written to (docs/security.md); one with
@@ -92,7 +93,7 @@ export function documentStore(dir: string, options: DocumentStoreOptions = {}): 
     async write(text, value) {
       let entry: string;
       try {
-        entry = JSON.stringify({ format: DOCUMENT_FORMAT, tool: VERSION, textHash: hashOf(text), value }, exactNumbers);
+        entry = JSON.stringify({ format: DOCUMENT_FORMAT, tool: VERSION, textHash: hashOf(text), value }, exactValues);
       } catch {
         return;
       }
@@ -169,9 +170,19 @@ async function writable(chain: readonly string[]): Promise<boolean> {
   return true;
 }
 
-/** A JSON.stringify replacer that refuses numbers JSON would change (NaN and the infinities become null, -0 becomes 0). */
-function exactNumbers(_key: string, value: unknown): unknown {
+/**
+ * A JSON.stringify replacer that refuses what JSON would change: numbers (NaN and the infinities
+ * become null, -0 becomes 0) and objects other than plain ones and arrays (what `yaml` builds for
+ * tagged values: a Buffer for `!!binary`, a Date for `!!timestamp`, a Set, a Map). It reads the
+ * holder's own value (`this[key]`), which JSON.stringify has not yet passed through `toJSON`.
+ */
+function exactValues(this: Record<string, unknown>, key: string, value: unknown): unknown {
   if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) throw new RangeError('not exact in JSON');
+  const own = this[key];
+  if (typeof own === 'object' && own !== null && !Array.isArray(own)) {
+    const proto = Object.getPrototypeOf(own) as unknown;
+    if (proto !== Object.prototype && proto !== null) throw new RangeError('not a plain value');
+  }
   return value;
 }
 

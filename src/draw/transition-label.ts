@@ -32,7 +32,9 @@ export function transitionLabel(transition: TransitionConfig, place: LabelPlace)
   if (transition.description !== undefined) {
     parts.push(transition.description);
     const outcome = (transition.meta as { outcome?: unknown } | undefined)?.outcome;
-    if (typeof outcome === 'string' && outcome !== 'fired') parts.push(`(${outcome})`);
+    // A planned failure is labelled by its code, as the steps chart does (`(unsupported)`).
+    if (outcome === 'failed') parts.push(`(${plannedFailureCode(transition)?.toLowerCase() ?? 'failed'})`);
+    else if (typeof outcome === 'string' && outcome !== 'fired') parts.push(`(${outcome})`);
     return parts.join(' ');
   }
   const guard = guardName(transition.guard);
@@ -41,6 +43,15 @@ export function transitionLabel(transition: TransitionConfig, place: LabelPlace)
   const actions = listOf(transition.actions).map(actionWithCode).filter((name) => name !== '');
   if (actions.length > 0) parts.push(`/ ${actions.join(', ')}`);
   return parts.join(' ');
+}
+
+/** The `code` of the transition's `fail` action, when it has one. */
+function plannedFailureCode(transition: TransitionConfig): string | undefined {
+  for (const action of listOf(transition.actions)) {
+    const code = actionName(action) === 'fail' ? (action as { params?: { code?: unknown } }).params?.code : undefined;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
 }
 
 /** The name of an action reference: `'countRun'` or `{ type: 'recordStep', params }`. */

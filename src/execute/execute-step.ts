@@ -28,7 +28,7 @@ export interface StepExecutorDeps {
   reporter: StepReporter;
   /** --verbose: hand every step's exchange to the reporter, not only failed ones. */
   verbose?: boolean;
-  /** --report, --har, --junit: receives every sent request's exchange, with its criteria explained on demand (src/run/report/). */
+  /** --report, --har, --junit: receives every sent request's exchange, with its criteria explained on demand (src/observe/report/). */
   onExchange?: (stepId: string, exchange: StepExchange) => void;
   /** Milliseconds since some origin; injected so tests and traces agree. */
   now?: () => number;

@@ -72,7 +72,7 @@ export interface RunOptions {
   maxDepth?: number;
   /** Names of inputs given as command-line strings (--input k=v, --input-env): v2 coerces them to the type the schema declares. */
   stringInputs?: readonly string[];
-  /** --report, --har, --junit: files about the run, opened before anything is sent and written when it ends (src/run/report/). */
+  /** --report, --har, --junit: files about the run, opened before anything is sent and written when it ends (src/observe/report/). */
   reports?: ReportTargets;
 }
 

@@ -2,8 +2,6 @@ import type { WorkflowPlan } from '../../../machines/types.js';
 import type { ArazzoDocument, Workflow } from '../../arazzo/model.js';
 import type { WorkflowsChart } from '../../draw/read-workflows.js';
 import { stepsChart } from '../../draw/steps-chart.js';
-import { toStatelyJson } from '../../draw/to-stately-json.js';
-import { drawingMachine } from '../../plan/drawing-configs.js';
 import type { CriteriaOptions } from '../../plan/evaluate-criteria.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import { EXIT } from '../exit-codes.js';
@@ -34,9 +32,8 @@ export async function graph(options: GraphOptions, { context, style }: CommandIo
   });
   if (!prepared.valid) return EXIT.INVALID_DOCUMENT;
   const { doc, workflow, criteria, plan } = prepared;
-  const machine = drawingMachine(plan);
   const workflows = profile.runsNestedWorkflows && options.format !== 'json' && options.level === 'steps' ? await reachable(doc.model, workflow, criteria) : undefined;
-  const text = options.format === 'json' ? toStatelyJson(machine) : workflows ? await drawWorkflows(workflows, options) : await draw(plan, machine.config, options);
+  const text = options.format === 'json' ? await machineJson(plan) : workflows ? await drawWorkflows(workflows, options) : await draw(plan, options);
   context.stdout.write(text);
   return EXIT.OK;
 }
@@ -63,17 +60,29 @@ async function drawWorkflows(chart: WorkflowsChart, options: GraphOptions): Prom
   return renderSvg(dot);
 }
 
+/** The compiled machine (XState is loaded only for the machine level and JSON). */
+async function compiledMachine(plan: WorkflowPlan) {
+  return (await import('../../plan/drawing-configs.js')).drawingMachine(plan);
+}
+
+/** `--format json`: the whole compiled machine, for the Stately visualizer. */
+async function machineJson(plan: WorkflowPlan): Promise<string> {
+  const machine = await compiledMachine(plan);
+  return (await import('../../draw/to-stately-json.js')).toStatelyJson(machine);
+}
+
 /**
- * The chart at `--level` in `--format`: the steps from the plan, the machine from its config; each
- * renderer is loaded only for its format, the SVG one (WebAssembly Graphviz) only for svg.
+ * The chart at `--level` in `--format`: the steps from the plan, the machine from its compiled
+ * config; each renderer is loaded only for its format, the SVG one (WebAssembly Graphviz) only for svg.
  */
-async function draw(plan: WorkflowPlan, config: object, options: GraphOptions): Promise<string> {
+async function draw(plan: WorkflowPlan, options: GraphOptions): Promise<string> {
   const steps = options.level === 'steps' ? stepsChart(plan) : undefined;
+  const config = steps ? undefined : (await compiledMachine(plan)).config;
   if (options.format === 'mermaid') {
     if (steps) return (await import('../../draw/steps-to-mermaid.js')).stepsToMermaid(steps);
-    return (await import('../../draw/to-mermaid.js')).toMermaid(config);
+    return (await import('../../draw/to-mermaid.js')).toMermaid(config as object);
   }
-  const dot = steps ? (await import('../../draw/steps-to-dot.js')).stepsToDot(steps) : (await import('../../draw/to-dot.js')).toDot(config);
+  const dot = steps ? (await import('../../draw/steps-to-dot.js')).stepsToDot(steps) : (await import('../../draw/to-dot.js')).toDot(config as object);
   if (options.format !== 'svg') return dot;
   const { renderSvg } = await import('../../output/render-svg.js');
   return renderSvg(dot);

@@ -1,5 +1,4 @@
 import { CommandUsageError } from '../../errors/tool-error.js';
-import { runWorkflowFile } from '../../run/run-workflow.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { reportTargets } from '../report-flags.js';
 import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
@@ -29,8 +28,10 @@ export async function replay(flags: ReplayOptions, { context }: CommandIo): Prom
     timeoutMs: 30_000,
     reports: reportTargets({ report: flags.report, junit: flags.junit }, context.cwd, from),
   };
-  // The report folder is loaded only with import() (test/unit/observe/report-lazy.test.ts).
+  // The report folder is loaded only with import() (test/unit/observe/report-lazy.test.ts); the
+  // run machinery only once the flags are known good.
   const { loadReplayPipeline } = await import('../../observe/report/replay-pipeline.js');
+  const { runWorkflowFile } = await import('../../run/run-workflow.js');
   const sender = await loadReplayPipeline(from, context.cwd, shared.secretInputs);
   return exitCodeFor((await runWorkflowFile(options, context, { sender })).kind);
 }

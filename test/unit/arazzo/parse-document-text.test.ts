@@ -201,3 +201,11 @@ describe('parseDocumentText: scalars and keys', () => {
     expect(error.message).toBe('dup.json:2:2: invalid YAML: key "arazzo" appears twice in the same mapping');
   });
 });
+
+describe('parseDocumentText: JSON', () => {
+  it('reads a JSON document with a byte order mark', () => {
+    const doc = parseDocumentText('\uFEFF{"arazzo": "1.0.1", "info": {"title": "T", "version": "1"}}', 'bom.json', '/bom.json');
+    expect(doc.model.arazzo).toBe('1.0.1');
+    expect(doc.model.info?.title).toBe('T');
+  });
+});

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadDocument, type ParsedDocuments } from '../../../src/arazzo/load-document.js';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import type { RawObject } from '../../../src/arazzo/read-fields.js';
@@ -91,9 +92,9 @@ describe('documentStore', () => {
     }
   });
 
-  it('stores no value that JSON cannot carry exactly (NaN, Infinity, -0)', async () => {
+  it('stores no value that JSON cannot carry exactly (NaN, Infinity, -0, what yaml builds for tagged values)', async () => {
     const store = documentStore(dir);
-    for (const [i, odd] of [Number.NaN, Number.POSITIVE_INFINITY, -0].entries()) {
+    for (const [i, odd] of [Number.NaN, Number.POSITIVE_INFINITY, -0, Buffer.from('x'), new Date(0), new Set([1]), new Map([[1, 2]])].entries()) {
       await store.write(`text ${i}`, { a: { b: [odd] } });
       expect(await store.read(`text ${i}`)).toBeUndefined();
     }
@@ -170,6 +171,17 @@ describe('documentStore', () => {
 });
 
 describe('loadDocument with a document store', () => {
+  it('reads a document with tagged values the same way every time, and does not store it', async () => {
+    const file = join(home, 'tagged.arazzo.yaml');
+    writeFileSync(file, `${DOCUMENT}x-when: !!timestamp 2001-12-14\nx-bytes: !!binary aGk=\nx-set: !!set { a }\n`);
+    const store = countingStore(documentStore(dir));
+    const first = await loadDocument(file, { cwd: home, store });
+    const second = await loadDocument(file, { cwd: home, store });
+    expect(second.raw).toEqual(first.raw);
+    expect((second.raw as Record<string, unknown>)['x-when']).toBeInstanceOf(Date);
+    expect([store.hits, existsSync(dir) ? readdirSync(dir).length : 0]).toEqual([0, 0]);
+  });
+
   it('parses a text once: the next load of the same text reads the stored value, and gives the same document', async () => {
     const file = join(home, 'flow.arazzo.yaml');
     writeFileSync(file, DOCUMENT);
@@ -211,5 +223,16 @@ describe('loadDocument with a document store', () => {
     expect(doc.raw).toMatchObject({ 'x-again': { a: 1 } });
     expect(store.writes).toBe(0);
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+describe('DOCUMENT_FORMAT', () => {
+  it('records the parse whose values it stores: change it or yaml, and the format must change with this record', () => {
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const sources = ['parse-with-yaml.ts', 'parse-document-text.ts'].map((name) => readFileSync(join(root, 'src', 'arazzo', name), 'utf8'));
+    const yaml = (JSON.parse(readFileSync(join(root, 'node_modules', 'yaml', 'package.json'), 'utf8')) as { version: string }).version;
+    // A stored value outlives a change to how text is read unless the format changes (src/cache/document-store.ts).
+    // When this fails: bump DOCUMENT_FORMAT if the change may read some text differently, then record the new values here.
+    expect({ format: DOCUMENT_FORMAT, yaml, parse: sha256(sources.join('\0')) }).toEqual({ format: 2, yaml: '2.9.1', parse: '6c12bdd8922b55781b09272ea84afa927396983a2ef2d50093404c39a6873a4a' });
   });
 });
