@@ -15,11 +15,18 @@ const debug = wantsDebug(process.argv.slice(2), process.env);
 process.removeAllListeners('warning');
 
 // A failed write on stderr (a closed pipe, a terminal gone) drops the progress lines, never the
-// run. A failed write on stdout stops the output: the command still finishes, with its own code.
+// run. A failed write on stdout stops the output: the command still finishes; a closed pipe keeps
+// its exit code, any other failure (a full disk) turns a success into EXIT.OUTPUT_FAILED, since
+// the result (a run record, the command's data) was lost.
 const stderr = new GuardedStream(process.stderr);
+let stdoutLost = false;
 const stdout = new GuardedStream(process.stdout, (error) => {
   // `tool ... | head` closes the pipe early: what was wanted was read, nothing to say.
-  if (error.code !== 'EPIPE') stderr.write(`error: cannot write to stdout (${error.code ?? error.message}); the output is incomplete\n`);
+  if (error.code === 'EPIPE') return;
+  stdoutLost = true;
+  // The write may fail after the command returned: its code is already set.
+  if (process.exitCode === EXIT.OK) process.exitCode = EXIT.OUTPUT_FAILED;
+  stderr.write(`error: cannot write to stdout (${error.code ?? error.message}); the output is incomplete\n`);
 });
 process.on('warning', (warning) => {
   if (debug) stderr.write(`(node:${process.pid}) ${warning.stack ?? `${warning.name}: ${warning.message}`}\n`);
@@ -55,5 +62,6 @@ void runCli(process.argv.slice(2), {
   debug,
 }).then((code) => {
   // Commands report an interruption as EXIT.INTERRUPTED (130); the code names the signal that caused it.
-  process.exitCode = code === EXIT.INTERRUPTED && stoppedBy !== undefined ? SIGNAL_EXIT_CODES[stoppedBy] : code;
+  const exit = code === EXIT.INTERRUPTED && stoppedBy !== undefined ? SIGNAL_EXIT_CODES[stoppedBy] : code;
+  process.exitCode = exit === EXIT.OK && stdoutLost ? EXIT.OUTPUT_FAILED : exit;
 });

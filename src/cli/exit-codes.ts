@@ -16,6 +16,8 @@ export const EXIT = {
   INVALID_DOCUMENT: 10,
   /** A bug in tool itself. */
   INTERNAL: 70,
+  /** The command's output could not be written to stdout (a full disk, an I/O error): what it printed is incomplete. */
+  OUTPUT_FAILED: 74,
   /** Interrupted (Ctrl-C). */
   INTERRUPTED: 130,
 } as const;

@@ -40,11 +40,11 @@ function echoDocument(steps: number): string {
 }
 
 describe('stdout that cannot be written', () => {
-  it('lets a run on /dev/full send every request and exit 0, with one line on stderr and no stack trace', async () => {
+  it('lets a run on /dev/full send every request and exit 74 (its record was lost), with one line on stderr and no stack trace', async () => {
     const file = h.ws.fixture('state-failure-no-action.arazzo.yaml', { BASE_URL: h.server.url });
     h.server.setRoutes({ 'GET /a': { body: { value: 1 } }, 'GET /b': {}, 'GET /c': {} });
     const result = await run(['arazzo', 'run', file], { stdout: '/dev/full' });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(74);
     expectCleanStderr(result);
     expect(result.stderr).toMatch(/^error: cannot write to stdout \(ENOSPC\); the output is incomplete$/m);
     expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a', '/b', '/c']);
@@ -59,20 +59,20 @@ describe('stdout that cannot be written', () => {
     expect(result.stderr).toMatch(/workflow "stopsOnFailure" failed at step "second"/);
   }, 70_000);
 
-  it('ends tool get on /dev/full with exit 0 and no stack trace', async () => {
+  it('ends tool get on /dev/full with exit 74 and no stack trace', async () => {
     h.server.setRoutes({ 'GET /a': { body: { n: 1 } } });
     const result = await run(['get', `${h.server.url}/a`], { stdout: '/dev/full' });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(74);
     expectCleanStderr(result);
     expect(result.stderr).toMatch(/cannot write to stdout \(ENOSPC\)/);
     expect(h.server.count('GET /a')).toBe(1);
   }, 70_000);
 
-  it('ends tool arazzo validate on /dev/full with its own exit code (0 valid, 10 invalid)', async () => {
+  it('ends tool arazzo validate on /dev/full with 74 when valid (its report was lost) and its own 10 when invalid', async () => {
     const valid = h.ws.fixture('state-failure-no-action.arazzo.yaml', { BASE_URL: h.server.url });
     const invalid = h.ws.fixture('invalid-no-workflows.arazzo.yaml');
     const ok = await run(['arazzo', 'validate', valid], { stdout: '/dev/full' });
-    expect(ok.code).toBe(0);
+    expect(ok.code).toBe(74);
     expectCleanStderr(ok);
     const bad = await run(['arazzo', 'validate', invalid], { stdout: '/dev/full' });
     expect(bad.code).toBe(10);
