@@ -6,7 +6,7 @@ import { REFERENCE_FIELDS, SHAPES, type Descend, type FieldType, type ShapeName 
 import { didYouMean } from './suggest.js';
 
 const SUPPORTED_VERSION = /^1\.0\.\d+$/;
-const CRITERION_TYPES_TEXT = 'a string (simple, regex, jsonpath, xpath) or an object with type and version';
+const CRITERION_TYPES_TEXT = 'a string (simple, regex, jsonpath, xpath) or an object with type and version, both strings';
 
 /** Reports the `arazzo` version, missing and wrongly typed fields, and unknown fields, for the whole document. */
 export function checkStructure(raw: unknown, report: Report): void {
@@ -82,6 +82,9 @@ function checkChildren(value: unknown, pointer: string, name: string, descend: D
     const item = list === undefined ? (value as RawObject)[key] : list[i];
     if ('stringValues' in descend || 'stringItems' in descend) {
       if (typeof item !== 'string') report.error('INVALID_TYPE', childPointer(pointer, key), `${name} entries must be strings, found ${describe(item)}`);
+      if (name === 'outputs' && !OUTPUT_NAME.test(key)) {
+        report.error('INVALID_OUTPUT_NAME', childPointer(pointer, key), `output name ${JSON.stringify(key)} has characters other than letters, digits, ".", "-" and "_"; rename it (Arazzo: ^[a-zA-Z0-9.\-_]+$)`);
+      }
     } else if (!isObject(item)) {
       report.error('INVALID_TYPE', childPointer(pointer, key), `${name} entries must be mappings, found ${describe(item)}`);
     } else {
@@ -89,6 +92,9 @@ function checkChildren(value: unknown, pointer: string, name: string, descend: D
     }
   }
 }
+
+/** What Arazzo allows as an output's name (the key of `outputs`). */
+const OUTPUT_NAME = /^[a-zA-Z0-9.\-_]+$/;
 
 function checkNotEmpty(o: RawObject, pointer: string, report: Report): void {
   if (pointer === '' && Array.isArray(o.sourceDescriptions) && o.sourceDescriptions.length === 0) {
@@ -108,7 +114,8 @@ function hasType(value: unknown, type: FieldType): boolean {
     case 'object':
       return isObject(value);
     case 'criterionType':
-      return typeof value === 'string' || (isObject(value) && typeof value.type === 'string');
+      // An expression type object's version is one of the names Arazzo lists (a string).
+      return typeof value === 'string' || (isObject(value) && typeof value.type === 'string' && (value.version === undefined || typeof value.version === 'string'));
     default:
       return typeof value === type;
   }

@@ -65,6 +65,30 @@ describe('validateDocument: structure', () => {
     expect(findings.map((f) => f.code)).toEqual(['UNSUPPORTED_VERSION', ...Array(7).fill('MISSING_FIELD')]);
   });
 
+  it('refuses output names Arazzo does not allow and an expression type whose version is not a string', async () => {
+    const text = [
+      'arazzo: 1.0.1',
+      'info: {title: t, version: v}',
+      'sourceDescriptions: [{name: a, url: b}]',
+      'workflows:',
+      '  - workflowId: w',
+      '    outputs: {"the total": $steps.s.outputs.ok, ok.v-1_2: $steps.s.outputs.ok}',
+      '    steps:',
+      '      - stepId: s',
+      '        operationId: o',
+      '        outputs: {ok: $statusCode, "bad/name": $statusCode}',
+      '        successCriteria:',
+      '          - {condition: $.a, context: $response.body, type: {type: jsonpath, version: 42}}',
+    ].join('\n');
+    const findings = await validateDocument(parseDocumentText(text, 'o.yaml', '/o.yaml'));
+    expect(codesAt(findings).filter((c) => /INVALID_OUTPUT_NAME|INVALID_TYPE/.test(c))).toEqual([
+      'INVALID_OUTPUT_NAME@/workflows/0/outputs/the total',
+      'INVALID_OUTPUT_NAME@/workflows/0/steps/0/outputs/bad~1name',
+      'INVALID_TYPE@/workflows/0/steps/0/successCriteria/0/type',
+    ]);
+    expect(findings.find((f) => f.code === 'INVALID_OUTPUT_NAME')?.severity).toBe('error');
+  });
+
   it('reports fields of the wrong type without crashing, and a misspelt field as a warning', async () => {
     const findings = await findingsOf('wrong-types.arazzo.yaml');
     expect(codesAt(findings)).toEqual([
