@@ -3,7 +3,8 @@
  * (schema `v: 1`, documented in docs/state-machine.md). It reads the run's events (run-events.ts);
  * it never sees headers or bodies, and URLs are redacted.
  */
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -43,12 +44,17 @@ export class TraceWriteError extends ToolError {
 
 /**
  * Opens (creates or truncates) the trace file, relative to `cwd`. A new file gets mode 0600 (a
- * trace names the requests of a run); an existing one keeps its mode. Throws FileError (exit 2)
- * when it cannot be written.
+ * trace names the requests of a run); an existing one keeps its mode. A symbolic link at the path
+ * is replaced by the file, never written through (as the report files replace theirs): a link
+ * planted in a shared folder cannot make the trace overwrite another file. Throws FileError
+ * (exit 2) when it cannot be written.
  */
 export async function openTraceFile(path: string, cwd: string): Promise<Writable> {
+  const target = resolve(cwd, path);
   try {
-    const handle = await open(resolve(cwd, path), 'w', 0o600);
+    if ((await lstat(target).catch(() => undefined))?.isSymbolicLink()) await unlink(target);
+    // O_NOFOLLOW: a link put back between the unlink and the open fails the open (ELOOP).
+    const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
     return handle.createWriteStream({ highWaterMark: 64 * 1024 });
   } catch (error) {
     throw new FileError(`cannot write the trace file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Give --trace a path in a folder that exists and that you can write to.');

@@ -1,6 +1,6 @@
 /** `tool arazzo run --trace` in-process: the demo workflow (a retry, then a polling goto) against a real loopback server. */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDemo, type Demo } from '../e2e/trace-harness.js';
 import { runInWorkspace } from './run-in-workspace.js';
@@ -88,5 +88,17 @@ describe('tool arazzo run --trace', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('error: cannot write the trace file missing/run.ndjson: ENOENT');
     expect(run.stderr).not.toContain('registerPet');
+  });
+
+  it('replaces a symbolic link at the trace path instead of writing through it', async () => {
+    demo = await startDemo();
+    const victim = join(demo.dir, 'precious.txt');
+    writeFileSync(victim, 'keep me\n');
+    symlinkSync(victim, join(demo.dir, 'linked.ndjson'));
+    const run = await runInWorkspace(['arazzo', 'run', demo.file, '--input', 'name=Rex', '--input', 'adopter=Ann', '--trace', 'linked.ndjson'], { cwd: demo.dir });
+    expect(run.code).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(lstatSync(join(demo.dir, 'linked.ndjson')).isSymbolicLink()).toBe(false);
+    expect(readFileSync(join(demo.dir, 'linked.ndjson'), 'utf8')).toContain('"type":"start"');
   });
 });
