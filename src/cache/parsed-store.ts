@@ -8,8 +8,10 @@ import { VERSION } from '../version.js';
 import { markUsed } from './evict-entries.js';
 import { sha256 } from './sha256.js';
 
-/** What the index was built from: a fetched body (by hash) or a local file (by mtime and size). */
-export type ParsedSource = { bodyHash: string } | { mtimeMs: number; size: number };
+/** What the index was built from: the text of a fetched body or a local file, by its SHA-256. */
+export interface ParsedSource {
+  bodyHash: string;
+}
 
 export interface ParsedStore {
   /** The index built from exactly `source` by this version of tool, or undefined. */
@@ -19,7 +21,7 @@ export interface ParsedStore {
 }
 
 /** Bumped whenever the serialised shape changes; the tool version is part of the key too (a new parser may index differently). */
-const PARSED_FORMAT = 2;
+const PARSED_FORMAT = 3;
 
 /**
  * The parsed-index store in `dir`; one file per location, replaced when its source changes.
@@ -58,9 +60,7 @@ export function parsedStore(dir: string, afterWrite: (files: string[]) => Promis
 
 function sameSource(stored: unknown, wanted: ParsedSource): boolean {
   if (stored === null || typeof stored !== 'object') return false;
-  const s = stored as Record<string, unknown>;
-  if ('bodyHash' in wanted) return s.bodyHash === wanted.bodyHash;
-  return s.mtimeMs === wanted.mtimeMs && s.size === wanted.size;
+  return (stored as Record<string, unknown>).bodyHash === wanted.bodyHash;
 }
 
 /** Rebuilds the description, checking the shape enough that a damaged file is a miss and never a crash later. */

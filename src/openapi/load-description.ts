@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FetchedRef } from './dereference.js';
 import { DescriptionError } from './errors.js';
 import { parseDescription } from './parse-description.js';
-import { checkLocalFile, formatBytes, LocalReadError, readLocalFile } from './read-local-file.js';
+import { formatBytes, LocalReadError, readLocalFile } from './read-local-file.js';
 import { readPolicyFor, type ReadPolicy } from './read-policy.js';
 import type { OpenApiDescription } from './types.js';
 
@@ -39,16 +39,6 @@ export async function loadDescription(location: string, opts: LoadDescriptionOpt
  */
 export async function readDescription(path: string, policy: ReadPolicy): Promise<string> {
   return readLocalFile(path, policy, sourceRoots(policy)).catch((err: unknown) => {
-    throw descriptionReadError(path, err);
-  });
-}
-
-/**
- * Checks a local source description as readDescription would, without reading it; returns its
- * mtime and size. Throws DescriptionError DESCRIPTION_REFUSED or DESCRIPTION_UNREADABLE.
- */
-export async function checkDescriptionFile(path: string, policy: ReadPolicy): Promise<{ mtimeMs: number; size: number }> {
-  return checkLocalFile(path, policy, sourceRoots(policy)).catch((err: unknown) => {
     throw descriptionReadError(path, err);
   });
 }

@@ -43,15 +43,6 @@ export async function readLocalFile(path: string, policy: ReadPolicy, roots: rea
   }
 }
 
-/**
- * The checks of readLocalFile without reading: returns the file's mtime and size (a cache key).
- * Throws LocalReadError like readLocalFile.
- */
-export async function checkLocalFile(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<{ mtimeMs: number; size: number }> {
-  const { info } = await locate(path, policy, roots);
-  return { mtimeMs: info.mtimeMs, size: info.size };
-}
-
 /** The real path of `path` and its stat, after the place and kind checks (stat first: a FIFO or device is refused without opening it). */
 async function locate(path: string, policy: ReadPolicy, roots: readonly string[] | undefined): Promise<{ real: string; info: Stats }> {
   const real = await realpath(path).catch((error: NodeJS.ErrnoException) => {

@@ -10,7 +10,9 @@ import { TransportError } from '../http/transport-error.js';
 import type { PipelineOptions } from '../http/types.js';
 import { redactUrl, secretNames } from '../output/redact.js';
 import { DescriptionError, RefFetchRefusedError } from '../openapi/errors.js';
-import { loadDescription, checkDescriptionFile, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
+import { loadDescription, checkFetchedSize, readDescription, resolveLocation } from '../openapi/load-description.js';
+import { parseDescription } from '../openapi/parse-description.js';
+import { sha256 } from '../cache/sha256.js';
 import type { OpenApiDescription } from '../openapi/types.js';
 import { readPolicyFor, type ReadPolicy } from '../openapi/read-policy.js';
 import { createRefAddressGuard } from './ref-address-guard.js';
@@ -121,12 +123,15 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
   };
 
   const loadLocal = async (path: string): Promise<OpenApiDescription> => {
-    // Checked before the cache: an index cached from an earlier run must not bypass the rules.
-    const before = await checkDescriptionFile(path, policy);
-    const hit = await cache?.parsed.read(path, before);
+    // Read by the rules before the cache is asked (an index cached in an earlier run must not
+    // bypass them), and the index is found by the hash of this text: any edit is parsed afresh,
+    // also one restored to the same size and mtime (cp -p, rsync -t). One read serves both.
+    const text = await readDescription(path, policy);
+    const source = { bodyHash: sha256(text) };
+    const hit = await cache?.parsed.read(path, source);
     if (hit) return hit;
-    const description = await loadDescription(path, { baseFile, policy, fetchText });
-    if (cache) await rememberLocal(cache, path, before, description, policy);
+    const description = await parseDescription(text, path, { fetchText, policy });
+    if (cache && hasOnlyLocalRefs(text)) await cache.parsed.write(path, source, description).catch(() => undefined);
     return description;
   };
 
@@ -199,18 +204,6 @@ function toolFolders(env: Record<string, string | undefined>): string[] {
   } catch (error) {
     if (error instanceof ConfigError) return [];
     throw error;
-  }
-}
-
-/** Stores a local file's index unless the file changed while it was parsed or refers to other files. */
-async function rememberLocal(cache: DescriptionCache, path: string, before: { mtimeMs: number; size: number }, description: OpenApiDescription, policy: ReadPolicy): Promise<void> {
-  try {
-    const text = await readDescription(path, policy);
-    const after = await checkDescriptionFile(path, policy);
-    if (after.mtimeMs !== before.mtimeMs || after.size !== before.size || !hasOnlyLocalRefs(text)) return;
-    await cache.parsed.write(path, before, description);
-  } catch {
-    // Best effort: the description was loaded; only the next run's shortcut is lost.
   }
 }
 
