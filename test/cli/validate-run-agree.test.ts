@@ -86,6 +86,7 @@ const TABLE: Row[] = [
   ['UNKNOWN_SOURCE', 'error', doc({ steps: '      - { stepId: a, operationId: $sourceDescriptions.nope.getA }' })],
   ['MISSING_PATH_PARAMETER', 'error', doc({ steps: '      - { stepId: a, operationId: getItem }' })],
   ['UNKNOWN_PARAMETER', 'warning', doc({ steps: '      - { stepId: a, operationId: listItems, parameters: [{ name: qq, in: query, value: x }] }' }), { exit: 0 }],
+  ['INVALID_OUTPUT_NAME', 'error', doc({ steps: '      - { stepId: a, operationId: listItems, outputs: { "the total": $statusCode } }' })],
   ['INVALID_PARAMETER_LOCATION', 'error', doc({ steps: '      - { stepId: a, operationId: listItems, parameters: [{ name: q, in: body, value: x }] }' })],
   ['INVALID_REFERENCE', 'error', doc({ steps: "      - { stepId: a, operationId: listItems, parameters: [{ reference: '#/components/parameters/q' }] }" })],
   ['UNKNOWN_COMPONENT', 'error', doc({ steps: '      - { stepId: a, operationId: listItems, parameters: [{ reference: $components.parameters.nope }] }' })],
