@@ -1,3 +1,4 @@
+import { MAX_DOCUMENT_DEPTH, overDeepPointer } from '../arazzo/check-depth.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 
@@ -28,12 +29,19 @@ export function parseInputFlags(flags: readonly string[], profile: RunnerProfile
 function parseJsonInput(name: string, text: string): unknown {
   const hint = `Write it as JSON: --input '${name}:={"a": 1}', --input '${name}:=[1, 2]', --input ${name}:=true (or --input ${name}=text for a string).`;
   if (text.length > MAX_JSON_INPUT_CHARS) throw new CommandUsageError(`--input ${name}:= is longer than 1 MiB`, 'Pass large values with --inputs-file.');
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     // The value may be a secret: the message names the input, never the text.
     throw new CommandUsageError(`--input ${name}:= is not valid JSON (${(error as Error).message.replace(/ in JSON at .*$|, ".*$/s, '')})`, hint);
   }
+  // A value nested without end would overflow the stack of whatever walks it later (the schema
+  // check, templates, the record): refused here, with the document's own limit.
+  if (overDeepPointer(value) !== undefined) {
+    throw new CommandUsageError(`--input ${name}:= nests deeper than ${MAX_DOCUMENT_DEPTH} levels`, 'Inputs are values for a workflow; pass a flatter value.');
+  }
+  return value;
 }
 
 /** The inputs of a run and the values that must never be printed. */

@@ -62,6 +62,13 @@ describe('arazzo run --tool-runner v2: inputs', () => {
     expect(result.stderr).not.toContain('s3cr3t');
   });
 
+  it('refuses --input k:= nested deeper than a document may be with exit 2, before anything runs', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const result = await h.run('v2-inputs.arazzo.yaml', [...V2, '--input', 'petId=1', '--input', `filter:=${deep}`], CREATED);
+    expectNoRun(result, 2);
+    expect(result.stderr).toContain('--input filter:= nests deeper than 256 levels');
+  });
+
   it('refuses an inputs schema that does not compile as an invalid document (exit 10), with its location', async () => {
     const badType = await h.run('v2-inputs-bad-schema.arazzo.yaml', [...V2, '--workflow', 'badType'], CREATED);
     expectNoRun(badType, 10);
