@@ -24,6 +24,9 @@ export const workflowRunOptions = {
   runner: () => Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION }),
 };
 
+/** The most `--tool-max-depth` allows: what the stack holds, with room to spare. */
+const MAX_CALL_DEPTH = 500;
+
 /** The values of the options both commands read the same way. */
 export interface SharedRunFlags {
   runner?: string;
@@ -59,7 +62,8 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     verbose: flags.verbose,
     quiet: flags.quiet,
     maxSteps: parseCount('--tool-max-steps', flags.maxSteps, 1, 100_000_000),
-    maxDepth: parseCount('--tool-max-depth', flags.maxDepth, 1, 10_000),
+    // Each nested call holds stack frames until it ends: 2000 calls overflowed Node's stack, 1000 did not.
+    maxDepth: parseCount('--tool-max-depth', flags.maxDepth, 1, MAX_CALL_DEPTH),
     bodyLimit: parseCount('--tool-body-limit', flags.bodyLimit, 0, 50 * 1024 * 1024),
     allowRefHosts: await parseRefHosts(flags.allowRefHosts),
     allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd),

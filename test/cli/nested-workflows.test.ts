@@ -47,6 +47,13 @@ describe('nested workflow steps', () => {
     expect(h.server.hits).toHaveLength(0);
   });
 
+  it('refuses a --tool-max-depth deeper than the stack holds with exit 2, before anything runs', async () => {
+    const result = await run('selfCall', {}, ['--tool-max-depth', '2000']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--tool-max-depth must be between 1 and 500, got 2000');
+    expect(result.stderr).not.toContain('RangeError');
+  });
+
   it('stops a workflow that calls itself at --tool-max-depth, fast, with WorkflowDepthExceeded (exit 1)', async () => {
     const started = Date.now();
     const result = await run('selfCall', {}, ['--tool-max-depth', '5']);
