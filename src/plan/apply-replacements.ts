@@ -1,13 +1,13 @@
 /**
  * `requestBody.replacements` (v2): applied in order to the evaluated payload, before the request
- * is built. A JSON payload takes RFC 6901 pointers with RFC 6902 `add` semantics; an XML payload
+ * is built. A JSON payload takes RFC 6901 pointers whose target is set (src/expressions/pointer-set.ts); an XML payload
  * (a string, with a content type that contains "xml") takes XPaths whose nodes get new text.
  */
 import type { RequestBody } from '../arazzo/model.js';
 import { compileTemplate } from '../expressions/compile-template.js';
 import type { XPathLibrary } from '../expressions/criterion-libraries.js';
 import { PointerSyntaxError } from '../expressions/errors.js';
-import { addAtPointer, PointerAddError } from '../expressions/pointer-add.js';
+import { setAtPointer, PointerSetError } from '../expressions/pointer-set.js';
 import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 import { setXmlText, XmlReplaceError } from '../expressions/xml-replace.js';
 import { mediaTypeEssence } from '../openapi/media-type.js';
@@ -57,13 +57,13 @@ export function applyReplacements(payload: unknown, replacements: ReadonlyArray<
       throw new ReplacementError(error.target === undefined ? `requestBody.replacements: ${error.message}` : `replacement target ${JSON.stringify(error.target)}: ${error.message}`);
     }
   }
-  // addAtPointer copies what it changes: the rendered payload and the values (inputs, outputs of earlier steps) stay as they were.
+  // setAtPointer copies what it changes: the rendered payload and the values (inputs, outputs of earlier steps) stay as they were.
   let document = jsonDocument(payload, essence);
   for (const { target, value } of replacements) {
     try {
-      document = addAtPointer(document, target, value);
+      document = setAtPointer(document, target, value);
     } catch (error) {
-      if (!(error instanceof PointerAddError) && !(error instanceof PointerSyntaxError)) throw error;
+      if (!(error instanceof PointerSetError) && !(error instanceof PointerSyntaxError)) throw error;
       throw new ReplacementError(`replacement target ${JSON.stringify(target)}: ${error.message}`);
     }
   }
