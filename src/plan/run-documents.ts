@@ -10,6 +10,7 @@
 import { relative } from 'node:path';
 import { locateFindings, type Finding } from '../arazzo/finding.js';
 import type { LoadedDocument, SourceDescription, Workflow } from '../arazzo/model.js';
+import { ArazzoLoadError } from '../arazzo/errors.js';
 import { parseDocumentText } from '../arazzo/parse-document-text.js';
 import { validateDocument } from '../arazzo/validate-document.js';
 import { sourceWorkflow, unknownSourceWorkflowMessage, workflowReferences, type WorkflowReference } from '../arazzo/workflow-references.js';
@@ -87,6 +88,27 @@ export class ArazzoSourceInvalidError extends ToolError {
   }
 }
 
+/**
+ * A fetched Arazzo source, whose text is never printed (as a fetched OpenAPI description's is not):
+ * a parse error says where it is, not what the text holds, and a text that is not an Arazzo
+ * document at all (an HTML page, an .env file, JSON of another kind) is refused before it is
+ * validated, so that no finding quotes its keys. Throws ToolError ARAZZO_SOURCE_INVALID (exit 10).
+ */
+function parseFetchedDocument(text: string, file: string, location: string): LoadedDocument {
+  const refuse = (what: string): never => {
+    throw new ToolError('ARAZZO_SOURCE_INVALID', `${file}${what}; its text is not shown; nothing was sent`, 'Check the Arazzo source url: it should name an Arazzo document (arazzo: 1.0.x).');
+  };
+  let loaded: LoadedDocument;
+  try {
+    loaded = parseDocumentText(text, file, location);
+  } catch (error) {
+    if (!(error instanceof ArazzoLoadError)) throw error;
+    return refuse(`${error.position ? `:${error.position.line}:${error.position.col}` : ''}: the fetched Arazzo source is not a valid YAML or JSON document`);
+  }
+  if (typeof (loaded.raw as Record<string, unknown>).arazzo !== 'string') refuse(': the fetched text is not an Arazzo document (it has no "arazzo" version)');
+  return loaded;
+}
+
 /** The documents of a run of `root`; sources are opened as references reach them. */
 export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): RunDocuments {
   const byLocation = new Map<string, Promise<RunDocument>>([[root.location, Promise.resolve(root)]]);
@@ -96,7 +118,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
   const load = async (from: RunDocument, source: SourceDescription, location: string): Promise<RunDocument> => {
     const { text } = await deps.loader.readDocument(source.url ?? '', from.location);
     const file = shown(location);
-    const loaded = parseDocumentText(text, file, location);
+    const loaded = /^https?:\/\//i.test(location) ? parseFetchedDocument(text, file, location) : parseDocumentText(text, file, location);
     const loadDescription = deps.loader.from(location);
     const findings = await validateDocument(loaded, {
       // An Arazzo source is opened by the run's own profile (one that runs nested workflows).

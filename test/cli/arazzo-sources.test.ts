@@ -179,6 +179,19 @@ describe('invalid references and sources', () => {
     expect(h.server.hits).toHaveLength(0);
   });
 
+  it.each([
+    ['an INI file', 'Ini', 'text/plain', '[default]\naws_access_key_id = AKIAEXAMPLESECRET1\naws_secret_access_key = s3cr3t/value\n'],
+    ['an .env file', 'Env', 'text/plain', 'API_TOKEN=AKIAEXAMPLESECRET1\nDB_PASSWORD=s3cr3t/value\n'],
+    ['JSON of another kind', 'Json', 'application/json', '{"AKIAEXAMPLESECRET1": {"s3cr3t/value": 1}}'],
+  ])('never prints the text of a fetched source that is %s (exit 10, position only)', async (_what, name, type, body) => {
+    const result = await run(`callFetched${name}`, { [`GET /fetched/${name.toLowerCase()}.arazzo.yaml`]: { headers: { 'content-type': type }, body } });
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/fetched\/\w+\.arazzo\.yaml(:\d+:\d+)?: the fetched (Arazzo source is not a valid YAML or JSON document|text is not an Arazzo document \(it has no "arazzo" version\)); its text is not shown; nothing was sent/);
+    expect(result.stderr).not.toContain('AKIAEXAMPLESECRET1');
+    expect(result.stderr).not.toContain('s3cr3t');
+    expect(result.stdout).toBe('');
+  });
+
   it('v1 is unchanged: a source of type arazzo is a warning pointing at v2', async () => {
     const result = await run('callLib', { 'GET /a': { body: { id: 7 } } }, ['--tool-runner', 'v1']);
     expect(result.stderr).toContain('UNSUPPORTED_SOURCE_TYPE');
