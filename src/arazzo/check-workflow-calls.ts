@@ -3,7 +3,7 @@
  * run a step, and dependsOn. A workflow of this document must exist (with a suggestion when it does
  * not); a workflow of another Arazzo document (`$sourceDescriptions.<name>.<id>`) must name a
  * source of type arazzo (check-source-workflows.ts looks into that source when it can be read);
- * a dependsOn cycle is an error, a cycle of nested calls a warning (criteria may end it;
+ * a dependsOn cycle is an error (also through nested calls), a cycle of nested calls alone a warning (criteria may end it;
  * --tool-max-depth stops it otherwise).
  */
 import type { Report } from './finding.js';
@@ -51,6 +51,7 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
   }
   checkDependencyCycles(doc, report);
   checkCallCycles(calls, report);
+  checkMixedCycles(doc, calls, report);
 }
 
 /** A workflow of another document must name a source of type arazzo that the document declares. */
@@ -104,6 +105,36 @@ function checkDependencyCycles(doc: ArazzoDocument, report: Report): void {
     state.set(id, 'done');
   };
   for (const workflow of doc.workflows) if (!state.has(workflow.workflowId ?? '')) visit(workflow, []);
+}
+
+/**
+ * A workflow that depends on another which, through nested calls (and dependencies), calls it
+ * back: it waits for a workflow that cannot finish without it, so no workflow of the loop could
+ * run first. An error on the dependsOn entry, once per entry; a loop of dependsOn alone is
+ * checkDependencyCycles', one of calls alone checkCallCycles'.
+ */
+function checkMixedCycles(doc: ArazzoDocument, calls: ReadonlyMap<string, Array<{ to: string; pointer: string }>>, report: Report): void {
+  const dependsOn = new Map(doc.workflows.map((w) => [w.workflowId ?? '', w.dependsOn] as const));
+  for (const workflow of doc.workflows) {
+    const id = workflow.workflowId ?? '';
+    workflow.dependsOn.forEach((first, i) => {
+      // Breadth-first from `first` over both kinds of edge; a node is seen once with and once without a call on the way.
+      const queue: Array<{ at: string; path: string[]; called: boolean }> = [{ at: first, path: [id, first], called: false }];
+      const seen = new Set<string>();
+      while (queue.length > 0) {
+        const { at, path, called } = queue.shift()!;
+        if (at === id && called) {
+          report.error('DEPENDS_ON_CYCLE', `${childPointer(workflow.pointer, 'dependsOn')}/${i}`, `dependsOn and nested calls form a cycle: ${path.join(' → ')}; "${id}" waits for "${first}", which cannot finish without it`);
+          return;
+        }
+        const key = `${at}\0${called}`;
+        if (at === id || seen.has(key)) continue;
+        seen.add(key);
+        for (const next of dependsOn.get(at) ?? []) queue.push({ at: next, path: [...path, next], called });
+        for (const edge of calls.get(at) ?? []) queue.push({ at: edge.to, path: [...path, edge.to], called: true });
+      }
+    });
+  }
 }
 
 /** Nested calls that come back to a workflow already being called: a warning, once per cycle. */

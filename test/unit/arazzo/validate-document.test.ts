@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Finding } from '../../../src/arazzo/finding.js';
 import { parseDocumentText } from '../../../src/arazzo/parse-document-text.js';
 import { validateDocument } from '../../../src/arazzo/validate-document.js';
+import { V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
 import { codesAt, findingsOf, loadFixture } from './fixtures.js';
 
 const severityOf = (findings: Finding[], code: string) => [...new Set(findings.filter((f) => f.code === code).map((f) => f.severity))];
@@ -63,6 +64,33 @@ describe('validateDocument: structure', () => {
       'workflows[1].steps[0] has no "stepId" (required)',
     ]);
     expect(findings.map((f) => f.code)).toEqual(['UNSUPPORTED_VERSION', ...Array(7).fill('MISSING_FIELD')]);
+  });
+
+  it('reports a cycle through dependsOn and nested calls as DEPENDS_ON_CYCLE (v2), naming its path', async () => {
+    const text = [
+      'arazzo: 1.0.1',
+      'info: {title: t, version: v}',
+      'sourceDescriptions: [{name: a, url: b}]',
+      'workflows:',
+      '  - workflowId: main',
+      '    dependsOn: [helper]',
+      '    steps: [{stepId: s, workflowId: leaf}]',
+      '  - workflowId: helper',
+      '    steps: [{stepId: callBack, workflowId: middle}]',
+      '  - workflowId: middle',
+      '    steps: [{stepId: again, workflowId: main}]',
+      '  - workflowId: leaf',
+      '    steps: [{stepId: t, workflowId: middle2}]',
+      '  - workflowId: middle2',
+      '    steps: [{stepId: u, workflowId: leaf2}]',
+      '  - workflowId: leaf2',
+      '    steps: [{stepId: v, operationId: o}]',
+    ].join('\n');
+    const findings = await validateDocument(parseDocumentText(text, 'c.yaml', '/c.yaml'), { profile: V2_PROFILE });
+    const cycles = findings.filter((f) => f.code === 'DEPENDS_ON_CYCLE');
+    expect(cycles.map((f) => [f.severity, f.pointer, f.message])).toEqual([
+      ['error', '/workflows/0/dependsOn/0', 'dependsOn and nested calls form a cycle: main → helper → middle → main; "main" waits for "helper", which cannot finish without it'],
+    ]);
   });
 
   it('refuses output names Arazzo does not allow and an expression type whose version is not a string', async () => {
