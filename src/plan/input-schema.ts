@@ -158,10 +158,14 @@ function inputError(workflow: Workflow, problem: AjvProblem | undefined, data: R
   return new ToolError('INVALID_INPUTS', `input "${name}"${at} ${problem?.message ?? 'does not match the schema'} (given: a ${given}); nothing was sent`, `Give a valid value with ${fix}, or in --inputs-file.`);
 }
 
-/** Command-line strings turned into the integer, number or boolean the schema declares for them (top-level inputs only). */
+/**
+ * Command-line strings turned into the integer, number or boolean the schema declares for them
+ * (top-level inputs only). The properties are read through `$ref`s (an inputs schema written as
+ * `$ref: '#/components/inputs/…'`, as the official examples do) and `allOf`.
+ */
 function coercedFor(schema: Record<string, unknown>, inputs: Record<string, unknown>, origins: InputOrigins): Record<string, unknown> {
-  const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, unknown>;
   const defs = (isObject(schema.$defs) ? schema.$defs : {}) as Record<string, unknown>;
+  const properties = propertiesOf(schema, defs, 0);
   const out: Record<string, unknown> = { ...inputs };
   for (const [name, value] of Object.entries(inputs)) {
     if (typeof value !== 'string' || !origins.strings.has(name) || !Object.hasOwn(properties, name)) continue;
@@ -173,13 +177,37 @@ function coercedFor(schema: Record<string, unknown>, inputs: Record<string, unkn
   return out;
 }
 
-/** The single type a property schema declares (through one `$ref` into $defs), if it declares exactly one. */
-function typeOf(property: unknown, defs: Record<string, unknown>): string | undefined {
-  let schema = property;
-  if (isObject(schema) && typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/')) schema = defs[schema.$ref.slice('#/$defs/'.length)];
-  if (!isObject(schema)) return undefined;
+/** How many `$ref`s and `allOf`s deep the coercion looks (the schema's own depth is capped too). */
+const MAX_LOOKUP_DEPTH = 32;
+
+/** `schema` with its `$ref`s into `$defs` followed (the whole schema is one resource by now), or undefined. */
+function resolved(schema: unknown, defs: Record<string, unknown>, depth: number): Record<string, unknown> | undefined {
+  let at = schema;
+  for (let hops = depth; isObject(at) && typeof at.$ref === 'string' && hops < MAX_LOOKUP_DEPTH; hops++) {
+    if (!at.$ref.startsWith('#/$defs/')) return undefined;
+    at = defs[decodeURIComponent(at.$ref.slice('#/$defs/'.length))];
+  }
+  return isObject(at) && typeof at.$ref !== 'string' ? at : undefined;
+}
+
+/** The properties a schema declares, its own and its `allOf` members', through `$ref`s; the first declaration of a name wins. */
+function propertiesOf(schema: unknown, defs: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const at = resolved(schema, defs, depth);
+  if (at === undefined || depth > MAX_LOOKUP_DEPTH) return {};
+  const properties: Record<string, unknown> = isObject(at.properties) ? { ...at.properties } : {};
+  for (const member of Array.isArray(at.allOf) ? at.allOf : []) {
+    for (const [name, property] of Object.entries(propertiesOf(member, defs, depth + 1))) if (!Object.hasOwn(properties, name)) properties[name] = property;
+  }
+  return properties;
+}
+
+/** The single type a property schema declares (through `$ref`s and `allOf`), if it declares exactly one. */
+function typeOf(property: unknown, defs: Record<string, unknown>, depth = 0): string | undefined {
+  const schema = resolved(property, defs, depth);
+  if (schema === undefined || depth > MAX_LOOKUP_DEPTH) return undefined;
   if (typeof schema.type === 'string') return schema.type;
-  return undefined;
+  const types = new Set((Array.isArray(schema.allOf) ? schema.allOf : []).map((member) => typeOf(member, defs, depth + 1)).filter((type) => type !== undefined));
+  return types.size === 1 ? [...types][0] : undefined;
 }
 
 /**

@@ -25,6 +25,12 @@ describe('arazzo run --tool-runner v2: inputs', () => {
     expect(sentBody()).toEqual({ petId: 42, verbose: true, filter: { tags: [] }, page: { limit: 10 } });
   });
 
+  it('coerces through an inputs schema given by $ref, allOf members and property $refs', async () => {
+    const result = await h.run('v2-inputs-ref.arazzo.yaml', [...V2, '--input', 'petId=10', '--input', 'verbose=false', '--input', 'ratio=0.5'], CREATED);
+    expect(result.code).toBe(0);
+    expect(sentBody()).toEqual({ petId: 10, verbose: false, ratio: 0.5 });
+  });
+
   it('takes a JSON value from --input k:=<json>', async () => {
     const result = await h.run('v2-inputs.arazzo.yaml', [...V2, '--input', 'petId:=7', '--input', 'filter:={"tags":["a","b"]}', '--input', 'page:={"limit":3}'], CREATED);
     expect(result.code).toBe(0);
