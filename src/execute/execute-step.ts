@@ -103,6 +103,8 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       inputs: base.inputs,
       steps: base.steps,
       workflows: base.workflows,
+      sourceDescriptions: base.sourceDescriptions,
+      components: base.components,
       request: requestData,
       response: responseData,
       statusCode: response.status,

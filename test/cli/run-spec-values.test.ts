@@ -29,6 +29,13 @@ describe('arazzo run: values the spec lists', () => {
       first: 3,
       again: 3,
     });
+    const steps = record.steps as Array<{ stepId: string; outputs: unknown }>;
+    expect(steps.find((step) => step.stepId === 'order')?.outputs).toEqual({
+      url: join(h.ws.dir, 'v1-shop.openapi.yaml'),
+      type: 'openapi',
+      operation: 'getItem',
+      limitParameter: { name: 'limit', in: 'query', value: 2 },
+    });
     const order = h.server.hits.find((hit) => hit.path === '/orders');
     expect(JSON.parse(order?.body ?? '{}')).toEqual({ quoted: '3', bare: 3 });
   });
