@@ -139,9 +139,6 @@ export function executorEvents(bus: RunEvents, inner?: StepReporter): { reporter
       bus.emit({ type: 'request.retry', stepId, retry });
       inner?.transportRetry(stepId, retry);
     },
-    action(stepId, note) {
-      inner?.action(stepId, note);
-    },
   };
   // The executor builds every step's exchange (and explains its criteria) only for a listener.
   return bus.wants('criteria.judged') ? { reporter, onExchange: (stepId, exchange) => bus.emit({ type: 'criteria.judged', stepId, exchange }) } : { reporter };

@@ -30,8 +30,8 @@ export interface Reporter {
   workflowFailed(workflowId: string, failure: RunFailure): void;
 }
 
-/** What the step executor tells: everything but the end of the workflow, which the run words itself. */
-export type StepReporter = Omit<Reporter, 'workflowFailed'>;
+/** What the step executor tells: everything but the actions (the narrator's, from the machine) and the end of the workflow, which the run words itself. */
+export type StepReporter = Omit<Reporter, 'workflowFailed' | 'action'>;
 
 /** The stderr narration of the executor's events on `bus` (the action lines follow `action.fired`: narrate-actions.ts). */
 export function narrateOnStderr(bus: RunEvents, reporter: Reporter): void {

@@ -9,6 +9,7 @@
  */
 import { relative } from 'node:path';
 import { locateFindings, type Finding } from '../arazzo/finding.js';
+import type { RunnerProfile } from '../arazzo/runner-profile.js';
 import type { LoadedDocument, SourceDescription, Workflow } from '../arazzo/model.js';
 import { ArazzoLoadError } from '../arazzo/errors.js';
 import { parseDocumentText } from '../arazzo/parse-document-text.js';
@@ -76,13 +77,13 @@ export interface RunDocumentsDeps {
   regex?: CriteriaServices['regex'];
 }
 
-/** Thrown when an Arazzo source the run reaches is invalid for v2, or lacks a workflow a reference names; the findings are printed already. */
+/** Thrown when an Arazzo source the run reaches is invalid for the run's profile, or lacks a workflow a reference names; the findings are printed already. */
 export class ArazzoSourceInvalidError extends ToolError {
-  constructor(file: string, errors: number, what = '') {
+  constructor(file: string, errors: number, profile: RunnerProfile, what = '') {
     super(
       'ARAZZO_SOURCE_INVALID',
       `${file}${what} is not a valid workflow document (${errors} ${errors === 1 ? 'error' : 'errors'}); nothing was sent`,
-      `Run \`tool arazzo validate ${file} --tool-runner v2\` for details.`,
+      `Run \`tool arazzo validate ${file} --tool-runner ${profile.name}\` for details.`,
     );
     this.name = 'ArazzoSourceInvalidError';
   }
@@ -130,7 +131,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const shownFindings = runnerFindings(findings, loaded.model);
     deps.printFindings(shownFindings, file);
     const errors = shownFindings.filter((f) => f.severity === 'error').length;
-    if (errors > 0) throw new ArazzoSourceInvalidError(file, errors, ` (Arazzo source "${source.name ?? ''}" of ${from.loaded.file})`);
+    if (errors > 0) throw new ArazzoSourceInvalidError(file, errors, root.criteria.profile, ` (Arazzo source "${source.name ?? ''}" of ${from.loaded.file})`);
     const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription);
     for (const warning of warnings) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);
@@ -166,7 +167,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const ids = target.loaded.model.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
     const message = unknownSourceWorkflowMessage(found, named.source, source.url, named.workflowId, ids);
     deps.printFindings(locateFindings([{ code: 'UNKNOWN_WORKFLOW', severity: 'error', message, pointer: found.pointer }], document.loaded.locate), document.loaded.file);
-    throw new ArazzoSourceInvalidError(document.loaded.file, 1);
+    throw new ArazzoSourceInvalidError(document.loaded.file, 1, root.criteria.profile);
   };
 
   return {
