@@ -6,7 +6,9 @@
 import type { RunStepInput, StepOutcome, WorkflowResult } from '../../machines/types.js';
 import type { ExpressionContext } from '../expressions/context.js';
 import { UnresolvedExpressionError } from '../expressions/errors.js';
-import { renderTemplate } from '../expressions/render-template.js';
+import { evaluateExpression } from '../expressions/evaluate-expression.js';
+import type { Expression } from '../expressions/ast.js';
+import { renderTemplate, soleExpression } from '../expressions/render-template.js';
 import type { StepProgram } from '../plan/compile-steps.js';
 import { evaluateCriteria } from '../plan/evaluate-criteria.js';
 import { failureMessage } from '../observe/failure-message.js';
@@ -33,8 +35,12 @@ export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: b
     return { statusCode: 0, ok: false, dryRun: true, outputs: {}, keepData: false };
   }
   const ctx = baseContext(program, input);
+  const leaveOut = notGivenOptional(program, ctx.inputs);
   const inputs: Record<string, unknown> = {};
   for (const parameter of program.parameters) {
+    // An input of the caller's that its workflow does not require and was not given: the called workflow does not get it either.
+    const sole = leaveOut && soleExpression(parameter.value);
+    if (sole && leaveOut(sole.expression) && evaluateExpression(sole.expression, ctx) === undefined) continue;
     try {
       define(inputs, parameter.name, renderTemplate(parameter.value, ctx, { onUnresolved: dryRun ? 'keep' : 'throw' }));
     } catch (error) {
@@ -56,6 +62,17 @@ export function prepareCall(program: StepProgram, input: RunStepInput, dryRun: b
     return { statusCode: 0, ok: false, dryRun: false, outputs: {}, call: { inputs } };
   }
   return { statusCode: 0, ok: false, dryRun: false, outputs: {}, call: { inputs: checked.inputs } };
+}
+
+/**
+ * Whether an expression is an input the step's workflow declares without requiring it that the run
+ * was not given (v2): a request part, or a call's parameter, made of it is left out. Undefined when
+ * the workflow has no such inputs.
+ */
+export function notGivenOptional(program: StepProgram, inputs: Record<string, unknown>): ((expression: Expression) => boolean) | undefined {
+  const optional = program.optionalInputs;
+  if (optional === undefined) return undefined;
+  return (expression) => expression.kind === 'inputs' && optional.has(expression.name) && !Object.hasOwn(inputs, expression.name);
 }
 
 /**

@@ -3,7 +3,8 @@ import { ToolError } from '../errors/tool-error.js';
 import type { ExpressionContext, RequestData, ResponseData } from '../expressions/context.js';
 import type { XPathLibrary } from '../expressions/criterion-libraries.js';
 import { UnresolvedExpressionError } from '../expressions/errors.js';
-import { renderTemplate, type RenderOptions } from '../expressions/render-template.js';
+import { evaluateExpression } from '../expressions/evaluate-expression.js';
+import { renderTemplate, soleExpression, type RenderOptions } from '../expressions/render-template.js';
 import type { Template } from '../expressions/template-ast.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import { retryAfterMs } from '../http/retry-delay.js';
@@ -16,7 +17,7 @@ import type { StepProgram } from '../plan/compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from '../plan/evaluate-criteria.js';
 import { explainCriteria } from './explain-criteria.js';
 import type { StepExchange } from '../observe/explain-lines.js';
-import { judgeCall, prepareCall, shownStepId } from './execute-call.js';
+import { judgeCall, notGivenOptional, prepareCall, shownStepId } from './execute-call.js';
 import { evaluateOutputs } from '../plan/output-values.js';
 import type { StepReporter } from '../observe/reporter.js';
 import { workflowsIn } from '../plan/workflows-view.js';
@@ -64,7 +65,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     let request: HttpRequest;
     let requestData: RequestData;
     try {
-      ({ request, requestData } = prepareRequest(program, base, deps.dryRun, deps.reporter, await xpathFor(program)));
+      ({ request, requestData } = prepareRequest(program, base, deps.dryRun, deps.reporter, deps.verbose === true, await xpathFor(program)));
     } catch (error) {
       if (error instanceof UnresolvedPartError || error instanceof RequestBuildError || error instanceof ReplacementError) {
         const reason = `the request could not be built: ${error.message}${missingInputHint(error, input.via)}`;
@@ -138,24 +139,45 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
   };
 }
 
-function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: StepReporter, xpath?: XPathLibrary): { request: HttpRequest; requestData: RequestData } {
-  const mode = dryRun ? KEEP_UNRESOLVED : THROW_UNRESOLVED;
+function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: boolean, reporter: StepReporter, verbose: boolean, xpath?: XPathLibrary): { request: HttpRequest; requestData: RequestData } {
+  const leaveOut = notGivenOptional(program, ctx.inputs);
+  const mode: RenderOptions = dryRun ? KEEP_UNRESOLVED : THROW_UNRESOLVED;
+  // An input the workflow does not require, not given: the part made of it is left out (a --verbose note says so).
+  const leftOut = (what: string, source: string) => {
+    if (verbose) reporter.info(`step "${program.stepId}": ${source} was not given and the workflow does not require it, so ${what} is left out`);
+  };
   const parameters: Array<{ name: string; in?: string; value: unknown }> = [];
+  const notGiven = (value: Template) => {
+    const sole = leaveOut && soleExpression(value);
+    return sole && leaveOut(sole.expression) && evaluateExpression(sole.expression, ctx) === undefined ? sole.expression.source : undefined;
+  };
   for (const p of program.parameters) {
+    const missing = p.in === 'path' ? undefined : notGiven(p.value);
+    if (missing !== undefined) {
+      leftOut(parameterPart(p), missing);
+      continue;
+    }
     try {
       parameters.push({ name: p.name, in: p.in, value: renderPart(p.value, ctx, mode, parameterPart, p) });
     } catch (error) {
+      if (!(error instanceof UnresolvedPartError)) throw error;
       // A parameter the operation does not require is left out when its value resolves to nothing.
-      if (!p.optional || !(error instanceof UnresolvedPartError)) throw error;
+      if (!p.optional) throw error;
       reporter.warn(`step "${program.stepId}": ${error.message}; the operation does not require it, so it is not sent`);
     }
   }
+  const partMode: RenderOptions = leaveOut ? { ...mode, leaveOut, leftOut: (pointer, source) => leftOut(`request body member ${pointer}`, source) } : mode;
   const body = program.body
-    ? { contentType: program.body.contentType, payload: renderPart(program.body.payload, ctx, mode, () => 'request body', undefined) }
+    ? { contentType: program.body.contentType, payload: renderPart(program.body.payload, ctx, partMode, () => 'request body', undefined) }
     : undefined;
   const replacements = program.body?.replacements;
   if (body && replacements) {
-    const values = replacements.items.map(({ target, value }, i) => ({ target, value: renderPart(value, ctx, mode, () => `replacement ${i} (target ${JSON.stringify(target)})`, undefined) }));
+    const values: Array<{ target: string; value: unknown }> = [];
+    replacements.items.forEach(({ target, value }, i) => {
+      const missing = notGiven(value);
+      if (missing !== undefined) return leftOut(`the replacement of ${JSON.stringify(target)}`, missing);
+      values.push({ target, value: renderPart(value, ctx, mode, () => `replacement ${i} (target ${JSON.stringify(target)})`, undefined) });
+    });
     body.payload = applyReplacements(body.payload, values, replacements.contentType, xpath);
   }
   const request = buildRequest(program.operation!, { baseUrl: program.baseUrl!, parameters, body });

@@ -36,6 +36,8 @@ export interface StepProgram extends StepCriteria {
   callInputs?: (inputs: Record<string, unknown>) => { inputs: Record<string, unknown> } | { reason: string };
   /** What `$sourceDescriptions.…` and `$components.…` resolve to; one object shared by every step of the workflow. */
   scope?: DocumentScope;
+  /** Inputs the workflow's schema declares and does not require (v2; optional-inputs.ts): a request part that is one of them, not given, is left out. */
+  optionalInputs?: ReadonlySet<string>;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { BoundSource } from './bind-sources.js';
 import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from './compile-steps.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
+import { optionalInputs } from './optional-inputs.js';
 import { planStep, stepIndexOf, type WorkflowKeyOf } from './plan-workflow.js';
 import type { WorkflowKeys } from './workflows-view.js';
 
@@ -39,6 +40,7 @@ export function prepareWorkflow(
   const dataRead = stepsWithDataRead(doc, workflow, calls.text);
   const scope = documentScope(doc, sources);
   if (calls.workflowKeys) scope.workflowKeys = calls.workflowKeys;
+  const optional = criteria.profile.typesInputs ? optionalInputs(doc, workflow) : undefined;
   const steps = [];
   const programs: StepProgram[] = [];
   for (const [i, step] of workflow.steps.entries()) {
@@ -56,6 +58,7 @@ export function prepareWorkflow(
     };
     steps.push(compactLists(planStep(doc, workflow, step, index, program, criteria, calls.keyOf)));
     compileStep(doc, workflow, step, sources, program, warnings, criteria.profile);
+    if (optional !== undefined && optional.size > 0) program.optionalInputs = optional;
     programs.push(compactLists(program));
   }
   const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings);
