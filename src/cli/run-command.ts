@@ -82,7 +82,7 @@ export class RunCommand extends ToolCommand {
 
   runner = workflowRunOptions.runner();
 
-  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api, before x-tool-api and name match (repeatable; v2 only)' });
+  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api (arazzo-source.source=api for a source of an Arazzo source), before x-tool-api and name match (repeatable; v2 only)' });
 
   async execute(): Promise<number> {
     const options = {

@@ -54,7 +54,7 @@ export const ERROR_CODES = {
   NO_SERVER_URL: { kind: 'usage', when: 'A step has no base URL: its source is bound to no API and its description has no usable `servers`.' },
   DEPENDS_ON_UNSUPPORTED: { kind: 'failed', when: 'The selected workflow declares `dependsOn`, which the v1 runner does not run; nothing is sent.' },
   UNKNOWN_API: { kind: 'usage', when: '`x-tool-api` or `--tool-bind` (v2) names an API that is not registered.' },
-  UNKNOWN_BIND_SOURCE: { kind: 'usage', when: '`--tool-bind <source>=<api>` (v2) names a source that is not an OpenAPI source of the document.' },
+  UNKNOWN_BIND_SOURCE: { kind: 'usage', when: '`--tool-bind <source>=<api>` (v2) names a source that is not an OpenAPI source of the document, or `<arazzo-source>.<source>` one the run does not open.' },
   INVALID_INPUTS: { kind: 'usage', when: '`--tool-runner v2`: a required workflow input is missing, or an input does not match the workflow\'s `inputs` schema; nothing is sent.' },
   INPUT_SCHEMA_INVALID: { kind: 'invalid-document', when: '`--tool-runner v2`: the workflow\'s `inputs` schema does not compile (JSON Schema 2020-12), or is too large or too deep.' },
   DESCRIPTION_UNAVAILABLE: { kind: 'usage', when: 'A source description cannot be read, fetched or parsed, or breaks a read rule.' },

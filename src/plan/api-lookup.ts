@@ -29,6 +29,7 @@ export async function loadApiLookup(deps: { env: Record<string, string | undefin
   const apis = new Map<string, RegisteredApi>();
   for (const [name, entry] of registry) {
     const api: RegisteredApi = { name, baseUrl: entry.baseUrl };
+    if (entry.spec !== undefined) api.spec = entry.spec;
     const hook = authHookFor(entry, { paths, env: deps.env, pipeline: deps.pipeline, ...(deps.now ? { now: deps.now } : {}) });
     const auth = entry.auth === undefined ? orphanGuarded(paths, entry, hook) : hook;
     if (auth !== undefined) api.auth = auth;

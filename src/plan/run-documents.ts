@@ -4,8 +4,9 @@
  * reference names it, never before: read by the rules of source descriptions
  * (source-document-reader.ts: confined local files, http(s) through the description fetch and
  * cache), parsed, validated for v2 (its findings printed; an error stops the run, exit 10), and its
- * own OpenAPI sources bound as the run's are (x-tool-api, name match, else synthetic; its relative
- * urls resolve against its own location). Each file is opened once per run, whatever names it.
+ * own OpenAPI sources bound (`--tool-bind <arazzo-source>.<source>=<api>`, x-tool-api, a registered
+ * API of the same name only when it was registered for that description, else synthetic; its
+ * relative urls resolve against its own location). Each file is opened once per run, whatever names it.
  */
 import { relative } from 'node:path';
 import { locateFindings, type Finding } from '../arazzo/finding.js';
@@ -57,6 +58,8 @@ export interface RunDocuments {
    * cannot be read, and the ArazzoLoadError of one that does not parse (exit 10).
    */
   references(document: RunDocument, workflow: Workflow): Promise<Map<string, ResolvedWorkflow>>;
+  /** The OpenAPI sources of each Arazzo source opened so far, by its prefix (`child.`), for `--tool-bind child.<source>=<api>`. */
+  openedSources(): ReadonlyMap<string, readonly string[]>;
   /** Prints the template warnings of a source's workflow (the run prints its own document's). */
   warnTemplates(document: RunDocument, warnings: readonly TemplateWarning[]): void;
 }
@@ -64,6 +67,8 @@ export interface RunDocuments {
 export interface RunDocumentsDeps {
   loader: DescriptionLoader;
   registry: ApiLookup;
+  /** --tool-bind: those with a `.` bind the sources of the Arazzo sources (`child.api=<api>`). */
+  binds?: ReadonlyMap<string, string>;
   /** --tool-allow-ref-host: hosts a remote source's own sources may name besides its origin. */
   allowRefHosts: readonly string[];
   /** Local sources are named relative to it in messages. */
@@ -114,6 +119,7 @@ function parseFetchedDocument(text: string, file: string, location: string): Loa
 export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): RunDocuments {
   const byLocation = new Map<string, Promise<RunDocument>>([[root.location, Promise.resolve(root)]]);
   const resolved = new Map<Workflow, Promise<Map<string, ResolvedWorkflow>>>();
+  const opened = new Map<string, string[]>();
   const shown = (location: string) => (/^https?:\/\//i.test(location) ? redactUrl(location, secretNames(undefined)) : relative(deps.cwd, location) || location);
 
   const load = async (from: RunDocument, source: SourceDescription, location: string): Promise<RunDocument> => {
@@ -132,11 +138,13 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     deps.printFindings(shownFindings, file);
     const errors = shownFindings.filter((f) => f.severity === 'error').length;
     if (errors > 0) throw new ArazzoSourceInvalidError(file, errors, root.criteria.profile, ` (Arazzo source "${source.name ?? ''}" of ${from.loaded.file})`);
-    const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription);
+    const prefix = `${from.prefix}${source.name ?? ''}.`;
+    const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription, { binds: deps.binds, included: { prefix } });
+    opened.set(prefix, sources.map((bound) => bound.name));
     for (const warning of warnings) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);
     const criteria = await criteriaOptionsFor(loaded.model, root.criteria.profile, { warn: deps.warn, ...(deps.regex ? { regex: deps.regex } : {}) });
-    return { prefix: `${from.prefix}${source.name ?? ''}.`, loaded, location, sources, criteria };
+    return { prefix, loaded, location, sources, criteria };
   };
 
   const open = (from: RunDocument, source: SourceDescription): Promise<RunDocument> => {
@@ -172,6 +180,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
 
   return {
     root,
+    openedSources: () => opened,
     references(document, workflow) {
       let pending = resolved.get(workflow);
       if (!pending) {

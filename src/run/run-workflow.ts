@@ -17,7 +17,7 @@ import { refuseDependencies } from '../plan/gate-document.js';
 import { prepareDocument } from '../plan/prepare-document.js';
 import { runMachine } from './run-machine.js';
 import type { PreparedRun } from '../plan/prepare-run.js';
-import { bindSources, type ApiLookup, type BoundSource } from '../plan/bind-sources.js';
+import { bindSources, refuseUnusedIncludedBinds, type ApiLookup, type BoundSource } from '../plan/bind-sources.js';
 import type { StepProgram } from '../plan/compile-steps.js';
 import { createStepExecutor, type StepExecutor } from '../execute/execute-step.js';
 import { compileRunMachines, runWorkflows, type RunWorkflowsOptions, type WorkflowsRun } from './run-workflows.js';
@@ -234,7 +234,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
   const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
-  const { sources, warnings } = await bindSources(doc, registry, loadDescription, opts.binds);
+  const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds });
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
@@ -242,7 +242,9 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const criteria = await criteriaOptionsFor(doc.model, profile, { warn: (message) => reporter.warn(message), regex });
   // A profile that runs nested workflows prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
   const prepareRunModule = profile.runsNestedWorkflows ? await import('../plan/prepare-run.js') : undefined;
-  const run = prepareRunModule ? await prepareRunModule.prepareRun(await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style, regex), workflow, templateWarnings) : undefined;
+  const documents = prepareRunModule ? await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style, regex) : undefined;
+  const run = prepareRunModule ? await prepareRunModule.prepareRun(documents!, workflow, templateWarnings) : undefined;
+  if (documents && opts.binds) refuseUnusedIncludedBinds(opts.binds, documents.openedSources());
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
@@ -261,6 +263,7 @@ async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteri
       cwd: io.cwd,
       warn: (message) => reporter.warn(message),
       regex,
+      ...(opts.binds ? { binds: opts.binds } : {}),
       printFindings: (findings, file) => findings.forEach((finding) => io.stderr.write(`${formatFinding(finding, file, style)}\n`)),
       ...(opts.verbose ? { bound: (bound: BoundSource[], file: string) => printBanner(bound, io.stderr, style, opts.secretInputs ?? [], `sources of ${file}:`) } : {}),
     },
