@@ -21,7 +21,7 @@ export interface ParsedStore {
 }
 
 /** Bumped whenever the serialised shape changes; the tool version is part of the key too (a new parser may index differently). */
-const PARSED_FORMAT = 3;
+const PARSED_FORMAT = 4;
 
 /**
  * The parsed-index store in `dir`; one file per location, replaced when its source changes.

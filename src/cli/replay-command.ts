@@ -45,7 +45,7 @@ export class ReplayCommand extends ToolCommand {
 
   maxDepth = Option.String('--tool-max-depth', '32', { description: 'v2: how deep nested workflow calls may go (default 32)' });
 
-  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api (repeatable; v2 only): give the ones the recorded run had' });
+  bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api or arazzo-source.source=api (repeatable; v2 only): give the ones the recorded run had' });
 
   bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each body that --verbose prints and --report keeps (default 4096)' });
 

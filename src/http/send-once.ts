@@ -13,6 +13,8 @@ export interface WireRequest {
   headers: Record<string, string>;
   body: Buffer | string | undefined;
   context: RedirectContext;
+  /** false: a 3xx is the response (the operation declares it), not a redirect to follow. */
+  followRedirect?: false;
 }
 
 export interface WireResponse {
@@ -59,6 +61,7 @@ export function sendOnce(client: Got, wire: WireRequest, limits: AttemptLimits, 
         headers: wire.headers,
         body: wire.body,
         context: wire.context as unknown as Record<string, unknown>,
+        ...(wire.followRedirect === false ? { followRedirect: false } : {}),
       });
     } catch (error) {
       reject(toTransportError(error, wire.method, limits.shownUrl(), limits.timeoutMs));

@@ -7,7 +7,7 @@ import { parseBody } from '../output/parse-body.js';
 import { redactUrl, secretNames } from '../output/redact.js';
 import type { RedirectContext } from './redirect-credentials.js';
 import { retryDelayMs } from './retry-delay.js';
-import { sendOnce, type AttemptLimits, type WireResponse } from './send-once.js';
+import { sendOnce, type AttemptLimits, type WireRequest, type WireResponse } from './send-once.js';
 import { shouldRetry } from './should-retry.js';
 import { TransportError } from './transport-error.js';
 import type { AuthHook, HttpRequest, HttpResponse, TransportRetry } from './types.js';
@@ -62,7 +62,8 @@ export async function sendWithRetries(
   for (;;) {
     let response: WireResponse;
     try {
-      const wire = { method, url: prepared.url, headers: prepared.headers, body: body?.data, context };
+      const wire: WireRequest = { method, url: prepared.url, headers: prepared.headers, body: body?.data, context };
+      if (req.followRedirects === false) wire.followRedirect = false;
       response = await sendOnce(client, wire, limits, signal);
     } catch (error) {
       const failure = error as TransportError;

@@ -27,6 +27,8 @@ export interface HttpRequest {
    * request's origin equals `auth.origin`, and never to a redirect to another origin.
    */
   auth?: AuthHook;
+  /** false: a 3xx answer is the response (its operation declares one), not followed. Redirects are followed otherwise. */
+  followRedirects?: false;
 }
 
 /** The seam where the API registry plugs an API's auth chain into the pipeline. */

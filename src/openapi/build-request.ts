@@ -60,6 +60,7 @@ export function buildRequest(op: Operation, input: RequestInput): HttpRequest {
     headers.Cookie = existing === undefined ? cookies.join('; ') : `${existing}; ${cookies.join('; ')}`;
   }
   if (op.accept !== undefined && !hasHeader(headers, 'accept')) headers.Accept = op.accept;
+  if (op.answersRedirect) request.followRedirects = false;
   if (input.body !== undefined && input.body.payload !== undefined) {
     const explicit = takeHeader(headers, 'content-type');
     const contentType = input.body.contentType ?? explicit ?? declaredContentType(op) ?? 'application/json';

@@ -83,7 +83,13 @@ function operationOf(
     pointer,
     pathTemplate: compilePathTemplate(path),
     ...acceptOf(op.responses),
+    ...(declaresRedirect(op.responses) ? { answersRedirect: true as const } : {}),
   };
+}
+
+/** Whether the responses declare a 3xx status (`302`, `3XX`). */
+function declaresRedirect(responses: unknown): boolean {
+  return responses !== null && typeof responses === 'object' && Object.keys(responses).some((status) => /^3(\d\d|XX)$/i.test(status));
 }
 
 function requestBodyOf(raw: unknown): Pick<Operation, 'requestBody'> {

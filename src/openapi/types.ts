@@ -39,6 +39,8 @@ export interface Operation {
   pathTemplate: PathPart[];
   /** Accept header value derived from the responses' JSON media types; undefined when none. */
   accept?: string;
+  /** The operation declares a 3xx response (`302`, `3XX`): a request to it does not follow redirects, so the 3xx is its answer. */
+  answersRedirect?: true;
 }
 
 export interface OpenApiDescription {
