@@ -1,5 +1,7 @@
 /** Criteria checks: which criterion types the runner profile executes, `context`, and condition syntax. */
+import { embeddedIn } from '../expressions/embedded-condition.js';
 import { checkCondition } from './check-expressions.js';
+import { checkReferences } from './check-references.js';
 import type { ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
 import type { Criterion } from './model.js';
@@ -17,8 +19,11 @@ export function checkCriteria(criteria: readonly Criterion[], where: 'success' |
   for (const criterion of criteria) {
     const typePointer = childPointer(criterion.pointer, 'type');
     if (NON_SIMPLE.has(criterion.type)) {
-      // A profile that evaluates them checks them itself (check-v2.ts).
-      if (scope.profile.evaluatesTypedCriteria) continue;
+      // A profile that evaluates them checks their syntax itself (check-v2.ts); what their `{$…}` expressions refer to is checked here.
+      if (scope.profile.evaluatesTypedCriteria) {
+        for (const part of embeddedIn(criterion.condition ?? '') ?? []) if (typeof part !== 'string') checkReferences(part.expression, childPointer(criterion.pointer, 'condition'), scope, report);
+        continue;
+      }
       if (where === 'success') report.warning('SUCCESS_CRITERION_SKIPPED', typePointer, scope.profile.findings.successCriterionType(criterion.type));
       else report.warning('UNSUPPORTED_ACTION_CRITERION', typePointer, scope.profile.findings.actionCriterionType(criterion.type));
       continue;

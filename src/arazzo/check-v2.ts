@@ -4,6 +4,7 @@
  * when the profile refuses them, runner-profile.ts).
  */
 import { loadCriterionLibraries, TYPES_WITH_LIBRARY, type CriterionLibraries } from '../expressions/criterion-libraries.js';
+import { checkWithPlaceholders, embeddedIn } from '../expressions/embedded-condition.js';
 import { compileJsonPath } from '../expressions/jsonpath-criterion.js';
 import { parseExpression } from '../expressions/parse-expression.js';
 import { compileRegexCriterion } from '../expressions/regex-criterion.js';
@@ -40,10 +41,16 @@ function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, rep
     }
   }
   const condition = criterion.condition ?? '';
+  const compile = (text: string): unknown => {
+    if (criterion.type === 'regex') return compileRegexCriterion(text);
+    if (criterion.type === 'jsonpath') return compileJsonPath(libraries.jsonpath!, text, criterion.version);
+    return checkXPath(libraries.xpath!, text, criterion.version);
+  };
   try {
-    if (criterion.type === 'regex') compileRegexCriterion(condition);
-    else if (criterion.type === 'jsonpath') compileJsonPath(libraries.jsonpath!, condition, criterion.version);
-    else checkXPath(libraries.xpath!, condition, criterion.version);
+    // `{$…}` expressions are filled in before the condition compiles: checked with stand-ins for their values.
+    const embedded = embeddedIn(condition);
+    if (embedded === undefined) compile(condition);
+    else checkWithPlaceholders(embedded, compile);
   } catch (error) {
     const message = (error as Error).message.split('\n').filter((line) => line.trim() !== '').slice(0, 2).join(' ');
     report.error('CRITERION_SYNTAX', childPointer(criterion.pointer, 'condition'), `${criterion.type} criterion ${JSON.stringify(condition)} does not compile: ${message}`);

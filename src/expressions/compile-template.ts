@@ -12,7 +12,7 @@ function literalWarning(pointer: string, source: string, error: ExpressionSyntax
 }
 
 /** Splits a string on `{$expr}` pieces; pieces that do not parse stay text and draw a warning. */
-function splitEmbedded(text: string, pointer: string, warnings: TemplateWarning[]): Array<string | EmbeddedExpression> {
+export function splitEmbedded(text: string, pointer: string, warnings: TemplateWarning[]): Array<string | EmbeddedExpression> {
   const parts: Array<string | EmbeddedExpression> = [];
   let literal = '';
   let i = 0;

@@ -16,6 +16,7 @@ import { evaluateExpression } from '../expressions/evaluate-expression.js';
 import { compileJsonPath, jsonPathHolds, type CompiledJsonPath } from '../expressions/jsonpath-criterion.js';
 import { parseCondition } from '../expressions/parse-condition.js';
 import { parseExpression } from '../expressions/parse-expression.js';
+import { checkWithPlaceholders, embeddedIn, fillEmbedded, type EmbeddedCondition } from '../expressions/embedded-condition.js';
 import { compileRegexCriterion, regexHolds } from '../expressions/regex-criterion.js';
 import { NO_REGEX_TESTER, type RegexTester } from '../expressions/regex-tester.js';
 import { checkXPath, xpathHolds } from '../expressions/xpath-criterion.js';
@@ -32,12 +33,15 @@ export interface SimpleCriterion {
 interface TypedCriterionBase {
   context?: Expression;
   source: string;
+  /** The condition's `{$…}` expressions (embedded-condition.ts): filled in before each evaluation, which then compiles the text. */
+  embedded?: EmbeddedCondition;
 }
 
 /** A `regex` criterion (v2). */
 export interface RegexCriterion extends TypedCriterionBase {
   kind: 'regex';
-  pattern: RegExp;
+  /** Absent when the condition embeds expressions: compiled from the filled-in text each time. */
+  pattern?: RegExp;
   /** What runs the match under the time limit (the run's regex worker). */
   tester: RegexTester;
   /** Where to say why the match was stopped (then it does not hold). */
@@ -47,7 +51,8 @@ export interface RegexCriterion extends TypedCriterionBase {
 /** A `jsonpath` criterion (v2): holds when the query selects a node of the context value. */
 export interface JsonPathCriterion extends TypedCriterionBase {
   kind: 'jsonpath';
-  query: CompiledJsonPath;
+  /** The compiled query; or, when the condition embeds expressions, what compiles the filled-in text (the last few are kept). */
+  query: CompiledJsonPath | ((text: string) => CompiledJsonPath);
   /** Where to say why the query could not be evaluated (then it does not hold). */
   warn: (message: string) => void;
 }
@@ -106,19 +111,28 @@ export function prepareCriterion(criterion: CriterionObject, options: CriteriaOp
   if (!options.profile.evaluatesTypedCriteria || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source), source };
   const context = criterion.context === undefined || criterion.context.trim() === '' ? undefined : parseExpression(criterion.context.trim());
   const warn = options.warn ?? (() => undefined);
+  // A condition with `{$…}` expressions is compiled once they have values; now, with stand-ins for them.
+  const embedded = embeddedIn(source);
+  const compiled = <T>(compile: (text: string) => T): T | undefined => {
+    if (embedded === undefined) return compile(source);
+    checkWithPlaceholders(embedded, compile);
+    return undefined;
+  };
+  const typed = embedded === undefined ? { context, source, warn } : { context, source, warn, embedded };
   switch (criterion.type) {
     case 'regex':
-      return { kind: 'regex', context, pattern: compileRegexCriterion(source), tester: options.regex ?? NO_REGEX_TESTER, source, warn };
+      return { kind: 'regex', ...typed, pattern: compiled(compileRegexCriterion), tester: options.regex ?? NO_REGEX_TESTER };
     case 'jsonpath': {
       const library = options.libraries?.jsonpath;
       if (!library) throw new Error('the jsonpath library was not loaded');
-      return { kind: 'jsonpath', context, query: compileJsonPath(library, source, criterion.version), source, warn };
+      const compile = (text: string) => compileJsonPath(library, text, criterion.version);
+      return { kind: 'jsonpath', ...typed, query: compiled(compile) ?? lastFew(compile) };
     }
     case 'xpath': {
       const library = options.libraries?.xpath;
       if (!library) throw new Error('the xpath library was not loaded');
-      checkXPath(library, source, criterion.version);
-      return { kind: 'xpath', context, expression: source, library, source, warn };
+      compiled((text) => checkXPath(library, text, criterion.version));
+      return { kind: 'xpath', ...typed, expression: source, library };
     }
     default:
       throw new Error(`criterion type "${criterion.type}" is not one of simple, regex, jsonpath, xpath`);
@@ -156,30 +170,58 @@ export function criteriaCanFail(criteria: CriteriaSet): boolean {
 }
 
 function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
+  if (criterion.kind === 'simple') return evaluateCondition(criterion.condition, ctx);
+  const doesNotHold = (reason: string) => {
+    criterion.warn(`${criterion.kind} criterion ${JSON.stringify(criterion.source)} does not hold: ${reason}`);
+    return false;
+  };
+  let text = criterion.source;
+  if (criterion.embedded !== undefined) {
+    const filled = fillEmbedded(criterion.embedded, ctx);
+    if ('missing' in filled) return doesNotHold(`${filled.missing} resolved to nothing`);
+    text = filled.text;
+  }
   switch (criterion.kind) {
-    case 'simple':
-      return evaluateCondition(criterion.condition, ctx);
     case 'regex': {
-      const verdict = regexHolds(criterion.tester, criterion.pattern, contextValue(criterion, ctx));
-      if (verdict.reason !== undefined) criterion.warn(`regex criterion ${JSON.stringify(criterion.source)} does not hold: ${verdict.reason}`);
-      return verdict.holds;
+      let pattern = criterion.pattern;
+      if (pattern === undefined) {
+        try {
+          pattern = compileRegexCriterion(text);
+        } catch (error) {
+          return doesNotHold(`with its expressions filled in, ${JSON.stringify(text)} is not a valid pattern: ${(error as Error).message}`);
+        }
+      }
+      const verdict = regexHolds(criterion.tester, pattern, contextValue(criterion, ctx));
+      return verdict.reason === undefined ? verdict.holds : doesNotHold(verdict.reason);
     }
     case 'jsonpath': {
       const value = contextValue(criterion, ctx);
       if (value === undefined) return false;
       try {
-        return jsonPathHolds(criterion.query, value);
+        return jsonPathHolds(typeof criterion.query === 'function' ? criterion.query(text) : criterion.query, value);
       } catch (error) {
-        criterion.warn(`jsonpath criterion ${JSON.stringify(criterion.source)} does not hold: ${(error as Error).message}`);
-        return false;
+        return doesNotHold((error as Error).message);
       }
     }
     case 'xpath': {
-      const verdict = xpathHolds(criterion.library, criterion.expression, contextValue(criterion, ctx));
-      if (verdict.reason !== undefined) criterion.warn(`xpath criterion ${JSON.stringify(criterion.source)} does not hold: ${verdict.reason}`);
-      return verdict.holds;
+      const verdict = xpathHolds(criterion.library, text, contextValue(criterion, ctx));
+      return verdict.reason === undefined ? verdict.holds : doesNotHold(verdict.reason);
     }
   }
+}
+
+/** `compile` remembering its last few results: a criterion evaluated again (a retry, a loop) mostly fills in the same values. */
+function lastFew<T>(compile: (text: string) => T): (text: string) => T {
+  const kept = new Map<string, T>();
+  return (text) => {
+    let value = kept.get(text);
+    if (value === undefined) {
+      value = compile(text);
+      if (kept.size >= 8) kept.delete(kept.keys().next().value!);
+      kept.set(text, value);
+    }
+    return value;
+  };
 }
 
 function contextValue(criterion: RegexCriterion | JsonPathCriterion | XPathCriterion, ctx: ExpressionContext): unknown {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import type { Criterion as CriterionObject } from '../../../src/arazzo/model.js';
 import { loadCriterionLibraries, type CriterionLibraries } from '../../../src/expressions/criterion-libraries.js';
-import { jsonPathValues } from '../../../src/expressions/jsonpath-criterion.js';
+import { jsonPathValues, type CompiledJsonPath } from '../../../src/expressions/jsonpath-criterion.js';
 import { createRegexWorker } from '../../../src/execute/regex-worker.js';
 import { evaluateCriteria, prepareCriterion, type CriteriaOptions, type JsonPathCriterion } from '../../../src/plan/evaluate-criteria.js';
 import { V2_PROFILE } from '../../../src/arazzo/runner-profile.js';
@@ -47,7 +47,7 @@ describe('the jsonpath criterion on the RFC 9535 compliance suite', () => {
       return;
     }
     const prepared = prepareCriterion(criterion(test.selector), options) as JsonPathCriterion;
-    const values = jsonPathValues(prepared.query, test.document);
+    const values = jsonPathValues(prepared.query as CompiledJsonPath, test.document);
     const expected = test.results ?? [test.result!];
     expect(expected).toContainEqual(values);
     const ctx = { inputs: {}, steps: {}, response: { statusCode: 200, headers: {}, body: test.document } };
