@@ -11,13 +11,13 @@ export class GraphCommand extends ToolCommand {
     category: 'Arazzo',
     description: 'draw the statechart a workflow compiles to',
     details: `
-      Compiles one workflow to the XState machine \`arazzo run\` executes and prints it on stdout: a Mermaid \`stateDiagram-v2\` (default), a Graphviz digraph (\`--format dot\`), or the machine config itself as JSON (\`--format json\`, importable into the Stately visualizer).
+      Compiles one workflow to the XState machine \`arazzo run\` executes and prints it on stdout: Mermaid (default; a \`flowchart TB\` of the steps, a \`stateDiagram-v2\` at \`--level machine\`), a Graphviz digraph (\`--format dot\`), or the machine config itself as JSON (\`--format json\`, importable into the Stately visualizer).
 
       \`--level steps\` (default) draws the steps, top to bottom, with only their Arazzo actions (\`goto cleanup: $statusCode == 404\`, \`retry ≤3 / 2s: …\`, \`end\`), \`next step\` and \`fail\`. \`--level machine\` draws every state and transition: each step is a state \`s<index>_<stepId>\` whose runStep.done transitions judge it and apply its action chains, and the finals are \`succeeded\` and \`failed\`. \`--format svg\` renders the chart in-process (WebAssembly Graphviz; no \`dot\` binary needed). The output is deterministic.
 
       With \`--tool-runner v2\`, a nested workflow step is drawn as a cluster holding the called workflow's steps (each workflow drawn once; a second call is an edge into the same cluster), and a \`goto\` to a workflow as an edge into that workflow's chart.
 
-      Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. See docs/state-machine.md.
+      Nothing is sent and no source description is read: drawing needs only the document. An invalid document exits 10, as \`arazzo run\` would. \`--tool-allow-read\` and \`--tool-allow-ref-host\` are accepted and have nothing to allow here, so one set of flags works for every \`arazzo\` command. See docs/state-machine.md.
     `,
     examples: [
       ['Draw the only workflow as Mermaid', '$0 arazzo graph flow.arazzo.yaml'],
@@ -43,6 +43,11 @@ export class GraphCommand extends ToolCommand {
   });
 
   runner = Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION });
+
+  // Accepted so that the flags of run, validate and replay work here too; drawing reads no description.
+  allowRead = Option.Array('--tool-allow-read', [], { description: 'Accepted for the same flags as run and validate; graph reads no description' });
+
+  allowRefHost = Option.Array('--tool-allow-ref-host', [], { description: 'Accepted for the same flags as run; graph fetches nothing' });
 
   async execute(): Promise<number> {
     const { graph } = await import('./actions/graph.js');

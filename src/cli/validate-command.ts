@@ -40,6 +40,9 @@ export class ValidateCommand extends ToolCommand {
 
   allowRead = Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" });
 
+  // Accepted so that the flags of run and replay work here too; validate fetches nothing.
+  allowRefHost = Option.Array('--tool-allow-ref-host', [], { description: 'Accepted for the same flags as run; validate fetches nothing' });
+
   async execute(): Promise<number> {
     const { validate } = await import('./actions/validate.js');
     return validate(this, this.io);

@@ -2,7 +2,8 @@
 
 import { constants, type Stats } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { projectFolder } from './project-folder.js';
 import { isInside, type ReadPolicy } from './read-policy.js';
 import { readBoundedText } from '../arazzo/read-bounded.js';
 
@@ -65,11 +66,20 @@ export async function checkPlace(real: string, policy: ReadPolicy, roots: readon
   }
   if (roots === undefined) return;
   for (const root of roots) if (isInside(real, await realOrResolved(root))) return;
-  const where = roots.length === 0 ? 'no local files may be read here' : `files must stay inside ${roots.join(' or ')}`;
-  const remedy =
-    policy.allowReadFrom === undefined ? 'copy the file next to the Arazzo document'
-    : `pass --tool-allow-read ${shownFolder(dirname(real), await realOrResolved(policy.allowReadFrom))} if you trust it`;
-  throw new LocalReadError(true, `it resolves to ${real}, outside the allowed folder (${where}); ${remedy}`);
+  const project = roots.length > 0 && policy.projectFrom !== undefined ? await projectFolder(await realOrResolved(policy.projectFrom)) : undefined;
+  const remedy = async (folder: string) =>
+    policy.allowReadFrom === undefined ? 'copy the file next to the Arazzo document' : `pass --tool-allow-read ${shownFolder(folder, await realOrResolved(policy.allowReadFrom))} if you trust it`;
+  if (project !== undefined && isInside(real, project)) {
+    // The project is open but for its hidden folders and files (.git, .env, .aws…), which only --tool-allow-read opens.
+    const segments = relative(project, real).split(sep);
+    const hidden = segments.findIndex((segment) => segment.startsWith('.'));
+    if (hidden < 0) return;
+    const folder = join(project, ...segments.slice(0, hidden + 1));
+    throw new LocalReadError(true, `it resolves to ${real}, inside ${hidden === segments.length - 1 ? 'the hidden file' : 'the hidden folder'} ${folder} of the project ${project}, which descriptions do not read; ${await remedy(hidden === segments.length - 1 ? dirname(real) : folder)}`);
+  }
+  const allowed = project === undefined ? roots : [...roots, `the project ${project}`];
+  const where = roots.length === 0 ? 'no local files may be read here' : `files must stay inside ${allowed.join(' or ')}`;
+  throw new LocalReadError(true, `it resolves to ${real}, outside the allowed folder (${where}); ${await remedy(dirname(real))}`);
 }
 
 /** `folder` as the user would type it from `cwd`: relative when that is possible, quoted when it holds spaces. */

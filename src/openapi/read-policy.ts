@@ -14,6 +14,11 @@ export interface ReadPolicy {
   maxBytes: number;
   /** Hosts (`host` or `host:port`) a remote description's `$ref`s may reach besides its own origin (--tool-allow-ref-host). */
   allowRefHosts: readonly string[];
+  /**
+   * The folder of the local Arazzo document the reads are for: the project it belongs to
+   * (project-folder.ts) may be read too, except its hidden folders and files.
+   */
+  projectFrom?: string;
   /** The user named this description (`tool api add --spec`): it may be anywhere, and its folder is a root for its `$ref`s. */
   explicitSource?: boolean;
   /**
@@ -38,6 +43,7 @@ export function readPolicyFor(baseFile: string, given: Partial<ReadPolicy> = {})
     maxBytes: given.maxBytes ?? DEFAULT_MAX_DESCRIPTION_BYTES,
     allowRefHosts: given.allowRefHosts ?? [],
     ...(given.explicitSource === true ? { explicitSource: true } : {}),
+    ...(given.projectFrom !== undefined ? { projectFrom: given.projectFrom } : local && given.explicitSource !== true ? { projectFrom: dirname(baseFile) } : {}),
     ...(given.allowReadFrom !== undefined ? { allowReadFrom: given.allowReadFrom } : {}),
   };
 }

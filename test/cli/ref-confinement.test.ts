@@ -3,7 +3,7 @@
  * the same refusal (exit 2, nothing sent) in both commands, and what --dry-run fetches.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sendJson, startServer, type TestServer } from '../unit/http/test-server.js';
@@ -263,5 +263,70 @@ describe('--dry-run', () => {
     const result = await run(dir, '--dry-run', '--input', 'x=1');
     expect(result.code).toBe(0);
     expect(api.hits.slice(before).map((hit) => hit.url)).toEqual(['/dry/api.yaml', '/dry/common.yaml']);
+  });
+});
+
+describe('the project folder (the nearest folder with .git or tool.config.yaml)', () => {
+  /** repo/workflows/flow.arazzo.yaml naming ../openapi/api.yaml, with `marker` in repo/. */
+  async function repository(name: string, marker: '.git' | 'tool.config.yaml', sourceUrl = '../openapi/api.yaml'): Promise<string> {
+    const repo = join(root, name);
+    await mkdir(join(repo, 'openapi', '.private'), { recursive: true });
+    if (marker === '.git') await mkdir(join(repo, '.git'), { recursive: true });
+    else await writeFile(join(repo, 'tool.config.yaml'), '{}\n');
+    await project(join(name, 'workflows'), sourceUrl);
+    await writeFile(join(repo, 'openapi', 'api.yaml'), description(api.origin));
+    await writeFile(join(repo, 'openapi', '.private', 'api.yaml'), description(api.origin));
+    return repo;
+  }
+  const at = (cwd: string, command: 'run' | 'validate' | 'graph', file: string, ...flags: string[]) =>
+    runTool(['arazzo', command, file, ...(command === 'run' ? ['--dry-run'] : []), ...flags], { cwd, env: env() });
+
+  it('lets run, validate and graph read a sibling folder of the project with no flag, from the root and from workflows/', async () => {
+    for (const marker of ['.git', 'tool.config.yaml'] as const) {
+      const repo = await repository(`project-${marker}`, marker);
+      for (const [cwd, file] of [[repo, join('workflows', 'flow.arazzo.yaml')], [join(repo, 'workflows'), 'flow.arazzo.yaml']] as const) {
+        for (const command of ['run', 'validate', 'graph'] as const) {
+          const result = await at(cwd, command, file);
+          expect({ marker, cwd, command, code: result.code, stderr: result.stderr.includes('refusing') ? result.stderr : '' }).toEqual({ marker, cwd, command, code: 0, stderr: '' });
+        }
+      }
+    }
+  });
+
+  it('graph takes the read flags of run and validate, so one set of flags works for every arazzo command', async () => {
+    const repo = await repository('project-flags', '.git');
+    const flags = ['--tool-allow-read', '../openapi', '--tool-allow-ref-host', 'specs.example.com'];
+    for (const command of ['run', 'validate', 'graph'] as const) expect((await at(join(repo, 'workflows'), command, 'flow.arazzo.yaml', ...flags)).code).toBe(0);
+  });
+
+  it('does not open the same document copied alone elsewhere: it reads only its own folder', async () => {
+    await repository('project-copied', '.git');
+    const alone = join(root, 'downloads', 'workflows');
+    await mkdir(alone, { recursive: true });
+    await mkdir(join(root, 'downloads', 'openapi'), { recursive: true });
+    await writeFile(join(root, 'downloads', 'openapi', 'api.yaml'), description(api.origin));
+    await project(join('downloads', 'workflows'), '../openapi/api.yaml');
+    const result = await at(alone, 'validate', 'flow.arazzo.yaml');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`outside the allowed folder (files must stay inside ${alone}); pass --tool-allow-read ../openapi if you trust it`);
+  });
+
+  it('keeps hidden folders of the project closed unless named with --tool-allow-read', async () => {
+    const repo = await repository('project-hidden', '.git', '../openapi/.private/api.yaml');
+    const workflows = join(repo, 'workflows');
+    const refused = await at(workflows, 'validate', 'flow.arazzo.yaml');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`inside the hidden folder ${join(repo, 'openapi', '.private')} of the project ${repo}, which descriptions do not read; pass --tool-allow-read ../openapi/.private if you trust it`);
+    expect((await at(workflows, 'validate', 'flow.arazzo.yaml', '--tool-allow-read', '../openapi/.private')).code).toBe(0);
+  });
+
+  it('refuses a symlink out of the project', async () => {
+    const repo = await repository('project-link', '.git', '../openapi/linked.yaml');
+    await mkdir(join(root, 'outside'), { recursive: true });
+    await writeFile(join(root, 'outside', 'api.yaml'), description(api.origin));
+    await symlink(join(root, 'outside', 'api.yaml'), join(repo, 'openapi', 'linked.yaml'));
+    const result = await at(join(repo, 'workflows'), 'validate', 'flow.arazzo.yaml');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`it resolves to ${join(root, 'outside', 'api.yaml')}, outside the allowed folder (files must stay inside ${join(repo, 'workflows')} or the project ${repo})`);
   });
 });
