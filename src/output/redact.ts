@@ -5,6 +5,7 @@
  */
 
 import { parseBody, splitContentType } from './parse-body.js';
+import { encodedForms } from './secret-forms.js';
 
 /**
  * What redaction reads of a request: src/http's HttpRequest has this shape (output sits below
@@ -224,14 +225,21 @@ function maskDeep(value: unknown, values: readonly string[]): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskDeep(item, values)]));
 }
 
-/** Distinct values long enough to search for, with their URL-encoded forms, longest first (so a value containing another is masked whole). */
+/**
+ * A function that shows every one of `values` (and each of its encoded forms) in a text as `***`,
+ * and nothing else: for data such as the run record, where `name=value` shapes are kept as they are.
+ */
+export function valueMasker(values: Iterable<string>): (text: string) => string {
+  const sorted = sortedValues(values);
+  return (text) => maskValues(text, sorted);
+}
+
+/** Distinct values long enough to search for, with their encoded forms (secret-forms.ts), longest first (so a value containing another is masked whole). */
 function sortedValues(values: Iterable<string>): string[] {
   const all = new Set<string>();
   for (const value of values) {
     if (value.length < MIN_VALUE_LENGTH) continue;
-    all.add(value);
-    const encoded = encodeURIComponent(value);
-    if (encoded !== value) all.add(encoded);
+    for (const form of encodedForms(value)) all.add(form);
   }
   return [...all].sort((a, b) => b.length - a.length);
 }

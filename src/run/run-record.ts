@@ -1,6 +1,7 @@
 import type { StepRecord, Transfer } from '../../machines/types.js';
 import type { DependencyRecord } from './run-workflows.js';
-import { isStackOverflow, stringifyJson } from '../expressions/stringify-json.js';
+import { isStackOverflow, stringifyJson, type JsonReplacer } from '../expressions/stringify-json.js';
+import { valueMasker } from '../output/redact.js';
 
 /** What `arazzo run` prints on stdout: the spec's run record. */
 export interface RunRecord {
@@ -16,9 +17,12 @@ export interface RunRecord {
 /**
  * Serialises the record as JSON (2-space indent) or YAML, ending with a newline. Binary values
  * become base64 strings. Outputs of any depth print: a record too deep for the YAML printer is
- * printed as JSON, which is also YAML.
+ * printed as JSON, which is also YAML. `credentials` (what the bound APIs' auth sent) are shown
+ * as `***` wherever a string holds them, in any encoding: a server that echoes a request's
+ * headers must not put them into a record that CI logs keep.
  */
-export async function formatRecord(record: RunRecord, format: 'json' | 'yaml'): Promise<string> {
+export async function formatRecord(record: RunRecord, format: 'json' | 'yaml', credentials: Iterable<string> = []): Promise<string> {
+  const replacer = recordReplacer(valueMasker(credentials));
   const plain: Record<string, unknown> = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
   if (record.transfers) plain.transfers = record.transfers;
   if (record.dependencies) plain.dependencies = record.dependencies.map((d) => ({ workflowId: d.workflowId, outputs: d.outputs, steps: d.steps.map(orderFields) }));
@@ -53,9 +57,12 @@ function orderFields(step: StepRecord): StepRecord {
   return ordered;
 }
 
-function replacer(_key: string, value: unknown): unknown {
-  if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data)) {
-    return Buffer.from((value as { data: number[] }).data).toString('base64');
-  }
-  return typeof value === 'bigint' ? value.toString() : value;
+function recordReplacer(mask: (text: string) => string): JsonReplacer {
+  return (_key, value) => {
+    if (typeof value === 'string') return mask(value);
+    if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data)) {
+      return Buffer.from((value as { data: number[] }).data).toString('base64');
+    }
+    return typeof value === 'bigint' ? value.toString() : value;
+  };
 }

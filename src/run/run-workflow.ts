@@ -138,6 +138,9 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     tracer?.subscribe(events);
     live?.subscribe(events);
     reports?.subscribe(events, plan, compiled.programs, compiled.run?.workflows);
+    // What the bound APIs' auth sent: the record masks it (a server may echo it into an output).
+    const credentials = new Set<string>();
+    events.on('step.response', ({ request }) => request.auth?.secretValues?.().forEach((value) => credentials.add(value)));
     const inspect = inspectionDecoder(events);
     const { reporter: stepReporter, onExchange } = executorEvents(events);
     const executorFor = (programs: StepProgram[]) => createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}) });
@@ -151,7 +154,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (ran.transfers.length > 0) record.transfers = ran.transfers;
     if (ran.dependencies.length > 0) record.dependencies = ran.dependencies;
     await reports?.finish(record, ran.failure?.failure, interrupted).catch((error: Error) => reporter.warn(error.message));
-    io.stdout.write(await formatRecord(record, opts.output));
+    io.stdout.write(await formatRecord(record, opts.output, credentials));
     holdLiveView = live !== undefined;
     if (interrupted) {
       reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${ran.runs} step runs; nothing more was sent`);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,17 @@ describe('files that are not regular files', () => {
     const result = await tool('arazzo', 'replay', 'clean.arazzo.yaml', '--from', from);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`cannot read the --from file ${from}: not a regular file (a FIFO, a device or a socket)`);
+  });
+
+  it('arazzo replay refuses a --from file over 256 MiB without reading it, with exit 2', async () => {
+    // A sparse file: its size is past the limit, yet it takes no disk space and no time to make.
+    writeFileSync(join(dir, 'huge.har'), '');
+    truncateSync(join(dir, 'huge.har'), 256 * 1024 * 1024 + 1);
+    const result = await tool('arazzo', 'replay', 'clean.arazzo.yaml', '--from', 'huge.har');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('error: cannot read the --from file huge.har: it is larger than 256 MiB, the most replay reads');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('a direct call refuses a FIFO as its -d @file body, before sending anything', async () => {

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import { splitContentType } from '../../output/parse-body.js';
 import { isSecretName, MASK, redactRequest, redactText, type KnownSecrets } from '../../output/redact.js';
+import { encodedForms } from '../../output/secret-forms.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { VERSION } from '../../version.js';
 import type { RawExchange } from './capture-runs.js';
@@ -139,7 +140,7 @@ function noResponse(error: string | undefined): HarEntry['response'] {
 
 /**
  * A text body as UTF-8 text with its secrets masked (redact.ts); a binary body, or text in another
- * charset, as base64 of its bytes with the known secret values masked in place.
+ * charset, as base64 of its bytes with the known secret values (in every encoded form) masked in place.
  */
 function contentText(bytes: Buffer, parsed: unknown, type: string | undefined, known: KnownSecrets): { text?: string; encoding?: 'base64' } {
   if (bytes.length === 0) return {};
@@ -149,7 +150,8 @@ function contentText(bytes: Buffer, parsed: unknown, type: string | undefined, k
   let latin1 = bytes.toString('latin1');
   for (const value of known.values ?? []) {
     if (value.length < 4) continue;
-    for (const form of new Set([value, Buffer.from(value).toString('latin1')])) latin1 = latin1.split(form).join(MASK);
+    // Each form as a latin1 text's characters and as its UTF-8 bytes.
+    for (const form of new Set(encodedForms(value).flatMap((text) => [text, Buffer.from(text).toString('latin1')]))) latin1 = latin1.split(form).join(MASK);
   }
   return { text: Buffer.from(latin1, 'latin1').toString('base64'), encoding: 'base64' };
 }

@@ -5,6 +5,7 @@
  * answer for fails its step with a message that names it.
  */
 import { openForReading } from '../../arazzo/open-for-reading.js';
+import { readBoundedText } from '../../arazzo/read-bounded.js';
 import { resolve } from 'node:path';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import { parseBody } from '../../output/parse-body.js';
@@ -13,8 +14,9 @@ import type { HttpResponse } from '../../http/types.js';
 import { FileError, ToolError } from '../../errors/tool-error.js';
 import { harUrl } from './har-entry.js';
 
-/** A HAR file is read whole: past this size, it is refused. */
-const MAX_HAR_BYTES = 512 * 1024 * 1024;
+/** A HAR file is read whole and parsed at once: past this size, it is refused (its text alone would be near V8's longest string). */
+const MAX_HAR_MIB = 256;
+const MAX_HAR_BYTES = MAX_HAR_MIB * 1024 * 1024;
 
 /** What a replay reads of one HAR entry. */
 export interface RecordedExchange {
@@ -46,20 +48,24 @@ export class HarInvalidError extends ToolError {
  */
 export async function loadReplayPipeline(path: string, cwd: string, secrets: readonly string[]): Promise<Pipeline> {
   const full = resolve(cwd, path);
+  const refuse = (why: string) => new FileError(`cannot read the --from file ${path}: ${why}`, 'Give --from the HAR file that tool arazzo run --har wrote.');
+  const tooLarge = () => refuse(`it is larger than ${MAX_HAR_MIB} MiB, the most replay reads`);
   let text: string;
   try {
     const { handle, info, kind } = await openForReading(full);
     try {
-      if (kind === 'directory') throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+      if (kind === 'directory') throw refuse('it is a folder');
       // A FIFO would wait for a writer and a device (/dev/zero) never end: only a regular file is read.
-      if (kind === 'special') throw Object.assign(new Error('not a regular file'), { code: 'not a regular file (a FIFO, a device or a socket)' });
-      if (info.size > MAX_HAR_BYTES) throw Object.assign(new Error('larger than 512 MiB'), { code: 'too large' });
-      text = (await handle.readFile()).toString('utf8');
+      if (kind === 'special') throw refuse('not a regular file (a FIFO, a device or a socket)');
+      if (info.size > MAX_HAR_BYTES) throw tooLarge();
+      // Bounded as it is read too: a file that grows after the check stops at the limit.
+      text = await readBoundedText(handle, info.size, MAX_HAR_BYTES, tooLarge);
     } finally {
       await handle.close();
     }
   } catch (error) {
-    throw new FileError(`cannot read the --from file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Give --from the HAR file that tool arazzo run --har wrote.');
+    if (error instanceof FileError) throw error;
+    throw refuse((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
   return replayPipeline(parseHar(text, path), path, secrets);
 }
