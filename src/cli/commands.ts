@@ -7,6 +7,7 @@ import { AuthLoginCommand } from './auth-login-command.js';
 import { AuthLogoutCommand } from './auth-logout-command.js';
 import { AuthStatusCommand } from './auth-status-command.js';
 import { CacheClearCommand } from './cache-clear-command.js';
+import { ConfigShowCommand } from './config-show-command.js';
 import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
@@ -34,6 +35,8 @@ export const commandClasses = [
   AuthStatusCommand,
   groupHelpCommand('cache', 'manage the cache of fetched API descriptions'),
   CacheClearCommand,
+  groupHelpCommand('config', 'show the project settings the arazzo commands use'),
+  ConfigShowCommand,
   ...requestCommands,
   DemoCommand,
 ];

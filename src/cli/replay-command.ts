@@ -41,7 +41,7 @@ export class ReplayCommand extends ToolCommand {
 
   quiet = workflowRunOptions.quiet();
 
-  maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
+  maxSteps = Option.String('--tool-max-steps', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
 
   maxDepth = Option.String('--tool-max-depth', '32', { description: 'v2: how deep nested workflow calls may go (default 32)' });
 

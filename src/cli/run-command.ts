@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCount, parseSeconds } from './input-flags.js';
+import { readProjectSettings } from './project-settings.js';
 import { ToolCommand } from './tool-command.js';
 import { resolveSharedRunFlags, workflowRunOptions } from './workflow-options.js';
 import { REPORT_FLAG_DESCRIPTIONS, reportTargets } from './report-flags.js';
@@ -50,15 +51,15 @@ export class RunCommand extends ToolCommand {
 
   quiet = workflowRunOptions.quiet();
 
-  maxSteps = Option.String('--tool-max-steps', '10000', { description: 'Cap on step runs, retries and goto revisits included (default 10000); in v2, across nested, dependency and transferred workflows' });
+  maxSteps = Option.String('--tool-max-steps', { description: 'Cap on step runs, retries and goto revisits included (default 10000); in v2, across nested, dependency and transferred workflows' });
 
   maxDepth = Option.String('--tool-max-depth', '32', { description: 'v2: how deep nested workflow calls may go (default 32); deeper fails the run with WorkflowDepthExceeded' });
 
-  retry = Option.String('--tool-retry', '2', { description: 'Transport retries per request for connection errors and 408/429/5xx (default 2)' });
+  retry = Option.String('--tool-retry', { description: 'Transport retries per request for connection errors and 408/429/5xx (default 2)' });
 
   retryUnsafe = Option.Boolean('--tool-retry-unsafe', false, { description: 'Let transport retries repeat non-idempotent requests (POST, PATCH)' });
 
-  timeout = Option.String('--tool-timeout', '30', { description: 'Per-request timeout in seconds (default 30)' });
+  timeout = Option.String('--tool-timeout', { description: 'Per-request timeout in seconds (default 30)' });
 
   bodyLimit = Option.String('--tool-body-limit', '4096', { description: 'Bytes of each request and response body that --verbose prints and --report keeps (default 4096)' });
 
@@ -85,15 +86,18 @@ export class RunCommand extends ToolCommand {
   bind = Option.Array('--tool-bind', [], { description: 'Bind a source to a registered API, as source=api (arazzo-source.source=api for a source of an Arazzo source), before x-tool-api and name match (repeatable; v2 only)' });
 
   async execute(): Promise<number> {
+    // The project's tool.config.yaml gives the defaults of the flags not given (flags win).
+    const settings = await readProjectSettings(this.file, this.context.cwd);
+    const reports = settings.reports?.value ?? {};
     const options = {
-      ...(await resolveSharedRunFlags(this, this.context)),
+      ...(await resolveSharedRunFlags(this, this.context, settings)),
       file: this.file,
       dryRun: this.dryRun,
-      retry: parseCount('--tool-retry', this.retry, 0, 20),
+      retry: this.retry !== undefined ? parseCount('--tool-retry', this.retry, 0, 20) : (settings.retry?.value ?? 2),
       retryUnsafe: this.retryUnsafe,
-      timeoutMs: parseSeconds('--tool-timeout', this.timeout, 3600),
+      timeoutMs: this.timeout !== undefined ? parseSeconds('--tool-timeout', this.timeout, 3600) : (settings.timeout?.value ?? 30) * 1000,
       trace: this.trace,
-      reports: reportTargets({ report: this.report, har: this.har, junit: this.junit }, this.context.cwd),
+      reports: reportTargets({ report: this.report ?? reports.report, har: this.har ?? reports.har, junit: this.junit ?? reports.junit }, this.context.cwd),
       inspect: this.inspect || this.inspectHold || this.inspectPort !== undefined,
       inspectHold: this.inspectHold,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),

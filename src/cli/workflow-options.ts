@@ -6,6 +6,7 @@ import { Option } from 'clipanion';
 import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { parseCount, resolveInputs } from './input-flags.js';
+import { ProjectSettingsError, runnerFlag, silencer, type ProjectSettings } from './project-settings.js';
 import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 
 export const workflowRunOptions = {
@@ -37,7 +38,8 @@ export interface SharedRunFlags {
   output: 'json' | 'yaml';
   verbose: boolean;
   quiet: boolean;
-  maxSteps: string;
+  /** Undefined when not given: the project's `maxSteps`, else 10000. */
+  maxSteps: string | undefined;
   maxDepth: string;
   bodyLimit: string;
   bind: string[];
@@ -47,12 +49,14 @@ export interface SharedRunFlags {
 
 /**
  * Checks and resolves what `arazzo run` and `arazzo replay` share into runWorkflowFile's options:
- * the runner profile, the bindings, the inputs, the limits and the read rules. Throws usage errors (exit 2).
+ * the runner profile, the bindings, the inputs, the limits and the read rules, each from its flag,
+ * else the project's settings (tool.config.yaml), else its default. Throws usage errors (exit 2).
  */
-export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { env: Record<string, string | undefined>; cwd: string }) {
-  const profile = resolveRunner(flags.runner, context.env);
-  const binds = parseBindFlags(flags.bind, profile);
+export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { env: Record<string, string | undefined>; cwd: string }, settings: ProjectSettings = {}) {
+  const profile = resolveRunner(runnerFlag(flags.runner, context.env, settings), context.env);
+  const binds = withSettingsBinds(parseBindFlags(flags.bind, profile), settings, profile.allowsBind);
   const given = await resolveInputs({ input: flags.inputs, inputEnv: flags.inputEnv, inputsFile: flags.inputsFile }, context.env, context.cwd, profile);
+  const flagHosts = await parseRefHosts(flags.allowRefHosts);
   return {
     inputs: given.inputs,
     secretInputs: given.secrets,
@@ -61,13 +65,26 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     output: flags.output,
     verbose: flags.verbose,
     quiet: flags.quiet,
-    maxSteps: parseCount('--tool-max-steps', flags.maxSteps, 1, 100_000_000),
+    maxSteps: flags.maxSteps !== undefined ? parseCount('--tool-max-steps', flags.maxSteps, 1, 100_000_000) : (settings.maxSteps?.value ?? 10_000),
     // Each nested call holds stack frames until it ends: 2000 calls overflowed Node's stack, 1000 did not.
     maxDepth: parseCount('--tool-max-depth', flags.maxDepth, 1, MAX_CALL_DEPTH),
     bodyLimit: parseCount('--tool-body-limit', flags.bodyLimit, 0, 50 * 1024 * 1024),
-    allowRefHosts: await parseRefHosts(flags.allowRefHosts),
-    allowRead: await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd),
+    // The project's hosts lift only the same-origin rule of remote $refs; a flag's also the address rule.
+    allowRefHosts: [...flagHosts, ...(settings.allowRefHosts?.value ?? [])],
+    addressRefHosts: flagHosts,
+    allowRead: [...(await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd)), ...(settings.allowRead?.value ?? [])],
+    silence: settings.silence ? silencer(settings) : undefined,
     profile,
     binds,
   };
+}
+
+/** The `--tool-bind` flags over the project's `bind` (a flag for the same source wins). Throws ProjectSettingsError for `bind` under a runner that does not bind. */
+function withSettingsBinds(binds: ReadonlyMap<string, string>, settings: ProjectSettings, allowsBind: boolean): ReadonlyMap<string, string> {
+  const bind = settings.bind;
+  if (bind === undefined) return binds;
+  if (!allowsBind) throw new ProjectSettingsError(settings.shownFile ?? 'tool.config.yaml', bind.line, 'bind needs the v2 runner (add runner: v2, or pass --tool-runner v2)');
+  const merged = new Map(Object.entries(bind.value));
+  for (const [source, api] of binds) merged.set(source, api);
+  return merged;
 }

@@ -69,6 +69,7 @@ export const ERROR_CODES = {
 
   // Configuration files.
   CONFIG_SYNTAX: { kind: 'usage', when: 'A configuration file is not valid JSON.' },
+  PROJECT_SETTINGS_INVALID: { kind: 'usage', when: 'The project\'s `tool.config.yaml` is not valid YAML, has an unknown key or a bad value, or names a folder or report path outside its project.' },
   CONFIG_SHAPE: { kind: 'usage', when: 'A configuration file is not a JSON object of the expected shape.' },
   CONFIG_VERSION: { kind: 'usage', when: 'A configuration file has no `version`, or one this tool does not know.' },
   CONFIG_UNREADABLE: { kind: 'usage', when: 'A configuration file cannot be read.' },

@@ -33,8 +33,10 @@ export interface DescriptionLoaderOptions {
   cache?: DescriptionCache;
   /** Receives warnings, such as a cached copy standing in for an unreachable server. */
   warn?: (message: string) => void;
-  /** Hosts a remote description's `$ref`s may reach besides its own origin (--tool-allow-ref-host). */
+  /** Hosts a remote description's `$ref`s may reach besides its own origin (--tool-allow-ref-host, and the project's allowRefHosts). */
   allowRefHosts?: readonly string[];
+  /** Of those, the hosts `$ref`s may reach also on a loopback or private address (--tool-allow-ref-host only); default: allowRefHosts. */
+  addressRefHosts?: readonly string[];
   /** The user named the locations (`tool api add --spec`): a local one may be outside the folder of `baseFile`. */
   explicitSources?: boolean;
   /** Absolute folders local descriptions and their file `$ref`s may also read (--tool-allow-read). */
@@ -68,7 +70,7 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
     warn: options.warn ?? (() => undefined),
   });
   // $refs go through their own pipeline, whose connections refuse non-public addresses the user did not allow.
-  const guard = createRefAddressGuard(policy.allowRefHosts);
+  const guard = createRefAddressGuard(options.addressRefHosts ?? policy.allowRefHosts);
   for (const url of options.sourceUrls ?? []) {
     try {
       const target = resolveLocation(url.trim(), baseFile);

@@ -47,6 +47,8 @@ export interface PrepareDocumentOptions<U extends PrepareStage, D extends Descri
   descriptions?: (doc: LoadedDocument) => D | Promise<D>;
   /** How the findings are reported and whether they stop the command. */
   findings: StderrGate | ReportFindings;
+  /** Warnings the project's settings silence (`silence` in tool.config.yaml): left out before they are reported. */
+  silence?: (finding: Finding, file: string) => boolean;
   upTo: U;
 }
 
@@ -97,7 +99,9 @@ export async function prepareDocument<U extends PrepareStage, D extends Descript
   const doc = await loadDocument(options.file, { cwd: options.cwd, ...(store ? { store } : {}) });
   const descriptions = options.descriptions ? await options.descriptions(doc) : (undefined as D);
   const { afterValidation, ...loaders } = descriptions ?? {};
-  const findings = await validateDocument(doc, { ...loaders, profile });
+  const all = await validateDocument(doc, { ...loaders, profile });
+  const silence = options.silence;
+  const findings = silence ? all.filter((finding) => !silence(finding, doc.absolutePath)) : all;
   afterValidation?.();
   const gate = options.findings;
   const valid = typeof gate === 'function' ? gate(findings, doc) : reportFindings(findings, doc, gate.stderr, gate.style, gate.consequence, gate.showWarnings, workflowId);

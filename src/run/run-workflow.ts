@@ -60,8 +60,12 @@ export interface RunOptions {
   inspectPort?: number;
   /** --inspect-hold: keep the live view up after the run until Ctrl-C even without a terminal. */
   inspectHold?: boolean;
-  /** --tool-allow-ref-host: hosts a remote description's $refs may reach besides its own origin. */
+  /** --tool-allow-ref-host (and the project's allowRefHosts): hosts a remote description's $refs may reach besides its own origin. */
   allowRefHosts?: string[];
+  /** Of those, the ones $refs may reach on a loopback or private address too (--tool-allow-ref-host only). */
+  addressRefHosts?: string[];
+  /** The project's `silence`: warnings of the document left unsaid. */
+  silence?: (finding: { code: string; severity: string; line?: number }, file: string) => boolean;
   /** --tool-allow-read: folders (relative to the working directory) descriptions and their file $refs may also read. */
   allowRead?: string[];
   /** --tool-runner: the runner profile the run follows (v1 by default). */
@@ -211,6 +215,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
       const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
         env: io.env,
         allowRefHosts: opts.allowRefHosts ?? [],
+        ...(opts.addressRefHosts ? { addressRefHosts: opts.addressRefHosts } : {}),
         allowRead: (opts.allowRead ?? []).map((folder) => resolvePath(io.cwd, folder)),
         cwd: io.cwd,
         refPipeline: { timeoutMs: opts.timeoutMs, retry: opts.retry },
@@ -230,6 +235,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
       };
     },
     findings: { stderr: io.stderr, style, consequence: 'nothing was sent', showWarnings: true },
+    ...(opts.silence ? { silence: opts.silence } : {}),
     upTo: 'workflow',
   });
   if (!prepared.valid) return { kind: 'invalid-document' };

@@ -5,6 +5,7 @@ import { stepsChart } from '../../draw/steps-chart.js';
 import type { CriteriaOptions } from '../../plan/evaluate-criteria.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import { EXIT } from '../exit-codes.js';
+import { readProjectSettings, runnerFlag, silencer } from '../project-settings.js';
 import { resolveRunner } from '../runner-flag.js';
 import type { CommandIo } from './command-io.js';
 
@@ -19,7 +20,9 @@ export interface GraphOptions {
 
 /** `tool arazzo graph <file>`: prints the chart of one workflow in `--format`; returns 0, or 10 for an invalid document. */
 export async function graph(options: GraphOptions, { context, style }: CommandIo): Promise<number> {
-  const profile = resolveRunner(options.runner, context.env);
+  // The project's tool.config.yaml: its runner and silenced warnings (the flag wins).
+  const settings = await readProjectSettings(options.file, context.cwd);
+  const profile = resolveRunner(runnerFlag(options.runner, context.env, settings), context.env);
   // No descriptions: a graph needs no source description, so nothing is read or fetched.
   const prepared = await prepareDocument({
     file: options.file,
@@ -28,6 +31,7 @@ export async function graph(options: GraphOptions, { context, style }: CommandIo
     profile,
     workflowId: options.workflow,
     findings: { stderr: context.stderr, style, consequence: 'nothing was drawn', showWarnings: false },
+    ...(settings.silence ? { silence: silencer(settings) } : {}),
     upTo: 'plan',
   });
   if (!prepared.valid) return EXIT.INVALID_DOCUMENT;

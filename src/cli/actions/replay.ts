@@ -1,6 +1,7 @@
 import { CommandUsageError } from '../../errors/tool-error.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { reportTargets } from '../report-flags.js';
+import { readProjectSettings } from '../project-settings.js';
 import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
 import type { CommandIo } from './command-io.js';
 
@@ -17,7 +18,8 @@ export async function replay(flags: ReplayOptions, { context }: CommandIo): Prom
   // Checked here rather than by clipanion, whose message for a missing required option is "Command not found".
   if (flags.from === undefined) throw new CommandUsageError('arazzo replay needs --from <file.har>', 'Record a run with tool arazzo run <file> --har run.har, then replay it with --from run.har.');
   const from = flags.from;
-  const shared = await resolveSharedRunFlags(flags, context);
+  // The project's settings apply as to run, but for its report paths: a replay does not overwrite the run's reports.
+  const shared = await resolveSharedRunFlags(flags, context, await readProjectSettings(flags.file, context.cwd));
   const options = {
     ...shared,
     file: flags.file,

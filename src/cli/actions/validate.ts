@@ -9,6 +9,7 @@ import { styleFor } from '../../output/style.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import { checkAllowReadFolders } from '../allow-read-folders.js';
 import { EXIT } from '../exit-codes.js';
+import { readProjectSettings, runnerFlag, silencer } from '../project-settings.js';
 import { resolveRunner } from '../runner-flag.js';
 import { localOperationsLoader } from '../source-operations.js';
 import type { ToolContext } from '../context.js';
@@ -25,7 +26,9 @@ export interface ValidateOptions {
 
 /** `tool arazzo validate <file>`: prints the document's findings on stdout; returns 0 when it is valid, 10 when not. Throws ToolError for a description that breaks a read rule. */
 export async function validate(options: ValidateOptions, { context }: CommandIo): Promise<number> {
-  const profile = resolveRunner(options.runner, context.env);
+  // The project's tool.config.yaml: its runner, allowRead folders and silenced warnings (flags win).
+  const settings = await readProjectSettings(options.file, context.cwd);
+  const profile = resolveRunner(runnerFlag(options.runner, context.env, settings), context.env);
   const refused: Error[] = [];
   const prepared = await prepareDocument({
     file: options.file,
@@ -35,7 +38,7 @@ export async function validate(options: ValidateOptions, { context }: CommandIo)
     // Operation ids and parameters are checked against local descriptions only; remote ones are not fetched.
     descriptions: async (doc) => {
       const denied = toolFolders(context.env);
-      const allowRead = (await checkAllowReadFolders(options.allowRead, context.cwd)).map((folder) => resolve(context.cwd, folder));
+      const allowRead = [...(await checkAllowReadFolders(options.allowRead, context.cwd)).map((folder) => resolve(context.cwd, folder)), ...(settings.allowRead?.value ?? [])];
       const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) });
       // Only a profile that runs nested workflows reads the sources' workflows.
       const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('../source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
@@ -50,6 +53,7 @@ export async function validate(options: ValidateOptions, { context }: CommandIo)
       };
     },
     findings: (findings, doc) => printFindings(findings, doc, profile, options, context),
+    ...(settings.silence ? { silence: silencer(settings) } : {}),
     upTo: 'findings',
   });
   return prepared.valid ? EXIT.OK : EXIT.INVALID_DOCUMENT;
