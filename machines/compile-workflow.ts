@@ -4,7 +4,7 @@ import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.
 import { RUN_BUDGET_SPENT, RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { Judge, RunFailure, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { shapeTransitions } from './transition-shape.js';
-import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
+import { NO_RETRIES, workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
 /** Default nesting depth of workflow calls (`--tool-max-depth`). */
 export const DEFAULT_MAX_DEPTH = 32;
@@ -60,6 +60,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
       runs: 0,
       maxSteps: input.maxSteps,
       retries: 0,
+      actionRetries: NO_RETRIES,
       current: 0,
       retryDelayMs: 0,
       outputs: {},

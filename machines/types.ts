@@ -90,6 +90,12 @@ export interface WorkflowPlan {
    * without it the workflow fails with RETRIES_EXHAUSTED at once.
    */
   retryLimitContinuesChain?: true;
+  /**
+   * Each retry action counts its own retries in the step's visit (by its place in the failure
+   * chain) against its own retryLimit; without it one count for the step is held against every
+   * retry action's limit.
+   */
+  retriesPerAction?: true;
 }
 
 /** What one run of a step body produced: the output of the `runStep.done` event. */
@@ -239,8 +245,14 @@ export interface WorkflowContext {
   /** Step body runs so far (retries and goto revisits included). */
   runs: number;
   maxSteps: number;
-  /** Retries used in the current visit of the current step. */
+  /**
+   * Retries used in the current visit of the current step: all of them, or with
+   * WorkflowPlan.retriesPerAction those of the retry action that fired last (traces and the live
+   * view show it as the retry's number).
+   */
   retries: number;
+  /** With WorkflowPlan.retriesPerAction: the retries each retry action used in this visit, by its place in the failure chain. */
+  actionRetries: readonly number[];
   /** Outcome of the step's latest run, stored by `recordStep`. */
   last?: StepOutcome;
   /** Index of the step being run or judged. */

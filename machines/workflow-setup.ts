@@ -21,6 +21,16 @@ export interface FailParams {
   reason?: string;
 }
 
+/** Per-action retry counts of a step visit that has used none (shared: a thousand-step run enters a step a thousand times). */
+export const NO_RETRIES: readonly number[] = Object.freeze([]);
+
+/** Parameters of `retryAllowed`: the action's criteria and limit, and with per-action counting (WorkflowPlan.retriesPerAction) its place in the failure chain. */
+export interface RetryParams {
+  criteriaId?: number;
+  retryLimit: number;
+  counter?: number;
+}
+
 /** Parameters of the criteria guards: the action's criteria set, and `whenSucceeded` on a success action (the step must have succeeded too). */
 export interface CriteriaParams {
   criteriaId?: number;
@@ -84,14 +94,14 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         if (params.whenSucceeded && !succeeded(outcome)) return false;
         return judge.criteriaError(params.criteriaId, context, outcome) !== undefined;
       },
-      retryAllowed: ({ context, event }, params: { criteriaId?: number; retryLimit: number }) =>
-        context.retries < params.retryLimit &&
+      retryAllowed: ({ context, event }, params: RetryParams) =>
+        (params.counter === undefined ? context.retries : (context.actionRetries[params.counter] ?? 0)) < params.retryLimit &&
         (params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context, outcomeOf(event))),
     },
     actions: {
       /** Entering a step (not by its own retry): it is the current one, with no retries used. */
       // A nested call belongs to the step that made it: the next step's record must not show it.
-      enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0, call: undefined })),
+      enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0, actionRetries: NO_RETRIES, call: undefined })),
       /**
        * Spends one run of the budget, unless it is spent. After `startRun`, which read the same
        * count to tell the runner whether the budget was spent (a step with a planned failure counts too).
@@ -191,10 +201,15 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         context.steps[params.stepId] = data === undefined ? { outputs: record.outputs } : Object.assign({}, data, { outputs: record.outputs });
         return { last, records: context.records, steps: context.steps };
       }),
-      scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({
-        retries: context.retries + 1,
-        retryDelayMs: retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000,
-      })),
+      /** A retry fires: one more retry used (the step's, or with `counter` the action's own), and the wait before it. */
+      scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number; counter?: number }) => {
+        const retryDelayMs = retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000;
+        if (params.counter === undefined) return { retries: context.retries + 1, retryDelayMs };
+        const actionRetries = [...context.actionRetries];
+        const used = (actionRetries[params.counter] ?? 0) + 1;
+        actionRetries[params.counter] = used;
+        return { retries: used, actionRetries, retryDelayMs };
+      }),
       fail: assign(({ context }, params: FailParams) => ({ failure: failureOf(params, context.last) })),
       /** A run event found the step budget spent (the root's `runStep.budgetSpent` transition): nothing ran. */
       failBudget: assign(({ event }) => ({ failure: { code: 'STEP_BUDGET_EXHAUSTED', stepId: (event as BudgetSpentEvent).stepId } })),
