@@ -74,7 +74,7 @@ export type WorkflowMachine = ReturnType<typeof compileWorkflow>;
 
 /** What the machines of one run share, for a run that starts with no other machine. */
 export function newRunShared(maxSteps: number, maxDepth = DEFAULT_MAX_DEPTH): RunShared {
-  return { runs: 0, maxSteps, maxDepth, workflows: Object.create(null) as RunShared['workflows'] };
+  return { runs: 0, maxSteps, maxDepth, workflows: Object.create(null) as RunShared['workflows'], completed: Object.create(null) as RunShared['completed'] };
 }
 
 /** How the workflow ended, from its final context. */

@@ -12,6 +12,11 @@ export interface CallDoneEvent {
 /** Failures inside a nested call that stop the whole run, whatever the caller's chains say. */
 const FATAL: ReadonlySet<RunFailure['code']> = new Set<FailureCode>(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
 
+/** Whether a failure inside a nested call (or a dependency it ran) stops the whole run: a budget spent, a depth passed. */
+export function isFatal(failure: RunFailure | undefined): boolean {
+  return failure !== undefined && FATAL.has(failure.code);
+}
+
 /** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
 export interface FailParams {
   code: RunFailure['code'];
@@ -72,10 +77,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       /** The called workflow ended by a transfer to workflow `to`. */
       transferredTo: ({ event }, params: { to: string }) => resultOf(event)?.transfer?.to === params.to,
       /** The called workflow stopped for a reason that stops the run (budget, depth). */
-      callFatal: ({ event }) => {
-        const failure = resultOf(event)?.failure;
-        return failure !== undefined && FATAL.has(failure.code);
-      },
+      callFatal: ({ event }) => isFatal(resultOf(event)?.failure),
       callFailed: ({ event }) => resultOf(event)?.status !== 'succeeded',
       // Judged on the `runStep.done` transitions themselves, before `recordStep` stores the outcome.
       // A dry run goes on too: it shows every step once, and no action applies to it (the success
@@ -125,20 +127,23 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return event;
       }),
       /** A nested step's call starts (again): with the inputs the runner evaluated, and nothing run yet. */
-      startCall: assign(({ event }) => ({ call: { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [] } })),
+      startCall: assign(({ event }) => ({ call: { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [], dependencies: [] } })),
       /**
-       * A workflow the call ran has ended: its records join the call's, a transfer is noted, and its
-       * inputs and outputs become `$workflows.<id>`.
+       * A workflow the call ran has ended: its records (and the dependencies it ran first) join the
+       * call's, a transfer is noted, its inputs and outputs become `$workflows.<id>`, and a success
+       * marks it completed in the run.
        */
       storeCallResult: assign(({ context, event }) => {
         const result = resultOf(event);
         const call = context.call;
         if (!result || !call) return {};
-        // `$workflows` is the run's, shared by its machines (see above).
+        // `$workflows` and the completed workflows are the run's, shared by its machines (see above).
         context.run.workflows[result.key] = { inputs: result.inputs, outputs: result.outputs };
+        if (result.status === 'succeeded') context.run.completed[result.key] = true;
         const transfers = result.transfer ? [...call.transfers, { from: result.workflowId, stepId: result.transfer.stepId, to: result.transfer.to }] : call.transfers;
+        const dependencies = result.dependencies ? [...call.dependencies, ...result.dependencies] : call.dependencies;
         return {
-          call: { ...call, records: [...call.records, ...result.records], transfers, result },
+          call: { ...call, records: [...call.records, ...result.records], transfers, dependencies, result },
           // A fatal failure ends this workflow too, and the step's record needs an outcome to show.
           last: { statusCode: 0, ok: false, dryRun: false, outputs: {} },
         };
@@ -155,13 +160,14 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return { failure };
       }),
       /** A retry action's workflow starts: with the current workflow's inputs. */
-      startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [] } })),
+      startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [], dependencies: [] } })),
       /** The step records of a retry action's workflow go under the record of the attempt that retried (each carries its own workflowId). */
       recordCallSteps: assign(({ context }) => {
         const attempt = context.records[context.records.length - 1];
         if (!context.call || !attempt) return {};
         const completed: StepRecord = { ...attempt, steps: context.call.records };
         if (context.call.transfers.length > 0) completed.transfers = context.call.transfers;
+        if (context.call.dependencies.length > 0) completed.dependencies = context.call.dependencies;
         return { records: [...context.records.slice(0, -1), completed] };
       }),
       /** A call that starts again keeps nothing of the last one. */
@@ -192,6 +198,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         if (params.call && context.call) {
           record.steps = context.call.records;
           if (context.call.transfers.length > 0) record.transfers = context.call.transfers;
+          if (context.call.dependencies.length > 0) record.dependencies = context.call.dependencies;
         }
         // The append-only logs gain their new entry (see above).
         context.records.push(record);
