@@ -47,7 +47,7 @@ function resultOf(event: { type: string }): WorkflowResult | undefined {
 
 function dependentSetup(calls: Record<string, unknown>) {
   // Machines are looked up by name in the run's `calls`, filled once every workflow is compiled.
-  const actors = Object.create(calls) as { [BODY_PREFIX]: never };
+  const actors = Object.create(calls) as Record<string, never>;
   return setup({
     types: {} as { context: DependentContext; input: WorkflowInput; events: CallDoneEvent },
     actors,
@@ -108,7 +108,7 @@ function dependentSetup(calls: Record<string, unknown>) {
 export function compileDependent(plan: WorkflowPlan, calls: Record<string, unknown>) {
   const key = plan.key ?? plan.workflowId;
   const dependencies = plan.dependsOn ?? [];
-  const states: Record<string, object> = {};
+  const states: Record<string, DependentStateConfig> = {};
   dependencies.forEach((dependency, i) => {
     states[`d${i}`] = dependencyState(dependency, i, i + 1 < dependencies.length ? `#dependent.d${i + 1}` : '#dependent.running');
   });
@@ -123,15 +123,18 @@ export function compileDependent(plan: WorkflowPlan, calls: Record<string, unkno
     context: ({ input }) => ({ input: { ...input, run: input.run ?? newRunShared(input.maxSteps) }, dependencies: [] }),
     initial: dependencies.length > 0 ? 'd0' : 'running',
     output: ({ context }) => outputOf(plan, key, context),
-    states: states as never,
+    states,
   });
 }
 
+type DependentConfig = Parameters<ReturnType<typeof dependentSetup>['createMachine']>[0];
+type DependentStateConfig = NonNullable<DependentConfig['states']>[string];
+
 /** One dependency: skipped when completed; else its workflow, then each workflow it transfers to, to the end. */
-function dependencyState(dependency: DependencyPlan, i: number, next: string): object {
+function dependencyState(dependency: DependencyPlan, i: number, next: string): DependentStateConfig {
   const chain = [dependency.workflow, ...dependency.transfers.filter((key) => key !== dependency.workflow)];
-  const record = { type: 'recordDependency', params: { key: dependency.workflow } };
-  const states: Record<string, object> = {
+  const record = { type: 'recordDependency' as const, params: { key: dependency.workflow } };
+  const states: Record<string, DependentStateConfig> = {
     check: {
       always: [
         { guard: { type: 'completed', params: { key: dependency.workflow } }, target: next },
@@ -156,7 +159,7 @@ function dependencyState(dependency: DependencyPlan, i: number, next: string): o
         }),
         onDone: [
           { guard: 'chainFatal', target: '#dependent.failed', actions: ['storeChainResult', 'failFromChain'] },
-          ...chain.map((to, m) => ({ guard: { type: 'transferredTo', params: { to } }, target: `#dependent.d${i}.run_${m}`, reenter: true, actions: 'storeChainResult' })),
+          ...chain.map((to, m) => ({ guard: { type: 'transferredTo' as const, params: { to } }, target: `#dependent.d${i}.run_${m}`, reenter: true, actions: 'storeChainResult' as const })),
           { guard: 'chainFailed', target: '#dependent.failed', actions: ['storeChainResult', record, 'failDependency'] },
           { target: next, actions: ['storeChainResult', record] },
         ],
