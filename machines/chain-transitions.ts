@@ -11,7 +11,7 @@ import { and } from 'xstate';
 import { callActorName, callInput, callSubStates } from './call-states.js';
 import { RUN_STEP_DONE } from './step-runner.js';
 import type { ActionMeta, ActionOutcome, ActionPlan, StepPlan, StepRecord, WorkflowPlan } from './types.js';
-import type { ActionRef, CriteriaParams, StateConfig, TransitionConfig } from './workflow-setup.js';
+import type { ActionRef, CriteriaParams, RetryParams, StateConfig, TransitionConfig } from './workflow-setup.js';
 
 type FailedVia = StepRecord['failedVia'];
 
@@ -193,6 +193,10 @@ function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, ac
         { guard, target: gotoTarget(plan, step, action), reenter: true, description, meta: meta(action, 'fired'), actions: recordAction(step, 'on-failure-goto') },
       ];
     case 'retry': {
+      // With per-action counting, the action counts its retries by its place in the failure chain.
+      const allowed: RetryParams = { criteriaId: action.criteriaId, retryLimit: action.retryLimit };
+      if (plan.retriesPerAction) allowed.counter = step.onFailure.indexOf(action);
+      const schedule = plan.retriesPerAction ? { retryAfterSeconds: action.retryAfterSeconds, counter: allowed.counter! } : { retryAfterSeconds: action.retryAfterSeconds };
       // A retry that runs a workflow is a nested call: past the depth limit it stops the run, as a nested step's call does.
       const tooDeep: TransitionConfig[] =
         action.workflow === undefined
@@ -200,17 +204,17 @@ function actionTransitions(plan: WorkflowPlan, step: StepPlan, index: number, ac
           : [
               // No meta: the action does not fire; the engine stops the run (graphs and traces leave it out, as budgetSpent).
               {
-                guard: and([{ type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } }, 'depthExceeded']),
+                guard: and([{ type: 'retryAllowed', params: allowed }, 'depthExceeded']),
                 target: FAILED,
                 actions: [recordAction(step), { type: 'failDepth', params: { stepId: step.stepId } }],
               },
             ];
       const retry: TransitionConfig = {
-        guard: { type: 'retryAllowed', params: { criteriaId: action.criteriaId, retryLimit: action.retryLimit } },
+        guard: { type: 'retryAllowed', params: allowed },
         target: retryTarget(step, index, action),
         description,
         meta: meta(action, 'fired'),
-        actions: [recordAction(step), { type: 'scheduleRetry', params: { retryAfterSeconds: action.retryAfterSeconds } }],
+        actions: [recordAction(step), { type: 'scheduleRetry', params: schedule }],
       };
       // A retry whose limit is reached may let the chain go on (its limitReachedTransition then comes last).
       return plan.retryLimitContinuesChain ? [...tooDeep, retry] : [...tooDeep, retry, limitReachedTransition(step, action)];

@@ -4,7 +4,7 @@ import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.
 import { RUN_BUDGET_SPENT, RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { Judge, RunFailure, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { shapeTransitions } from './transition-shape.js';
-import { workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
+import { NO_RETRIES, workflowSetup, type ActionRef, type StateConfig, type TransitionConfig } from './workflow-setup.js';
 
 /** Default nesting depth of workflow calls (`--tool-max-depth`). */
 export const DEFAULT_MAX_DEPTH = 32;
@@ -60,6 +60,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
       runs: 0,
       maxSteps: input.maxSteps,
       retries: 0,
+      actionRetries: NO_RETRIES,
       current: 0,
       retryDelayMs: 0,
       outputs: {},
@@ -73,7 +74,7 @@ export type WorkflowMachine = ReturnType<typeof compileWorkflow>;
 
 /** What the machines of one run share, for a run that starts with no other machine. */
 export function newRunShared(maxSteps: number, maxDepth = DEFAULT_MAX_DEPTH): RunShared {
-  return { runs: 0, maxSteps, maxDepth, workflows: Object.create(null) as RunShared['workflows'] };
+  return { runs: 0, maxSteps, maxDepth, workflows: Object.create(null) as RunShared['workflows'], completed: Object.create(null) as RunShared['completed'] };
 }
 
 /** How the workflow ended, from its final context. */

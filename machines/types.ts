@@ -90,6 +90,37 @@ export interface WorkflowPlan {
    * without it the workflow fails with RETRIES_EXHAUSTED at once.
    */
   retryLimitContinuesChain?: true;
+  /**
+   * Each retry action counts its own retries in the step's visit (by its place in the failure
+   * chain) against its own retryLimit; without it one count for the step is held against every
+   * retry action's limit.
+   */
+  retriesPerAction?: true;
+  /**
+   * The workflows the workflow's dependsOn names, in order, each with the workflows a goto inside it
+   * can transfer to (transitively): a nested call of this workflow (or a transfer to it inside one)
+   * runs those not yet completed in the run first (machines/depends-on.ts). A top-level run runs
+   * them itself (src/run/run-workflows.ts).
+   */
+  dependsOn?: DependencyPlan[];
+}
+
+/** One workflow a workflow depends on: its key, and the keys of the workflows a goto inside it can transfer to. */
+export interface DependencyPlan {
+  workflow: string;
+  transfers: string[];
+}
+
+/**
+ * One workflow dependsOn ran, as the run record shows it: its id, the outputs of the workflow that
+ * ended its run (itself, or the last one it transferred to; `{}` when it failed), the step records
+ * of its run (flat, transfers included) and the transfers it made.
+ */
+export interface DependencyRecord {
+  workflowId: string;
+  outputs: Record<string, unknown>;
+  steps: StepRecord[];
+  transfers?: Transfer[];
 }
 
 /** What one run of a step body produced: the output of the `runStep.done` event. */
@@ -133,6 +164,8 @@ export interface WorkflowResult {
   failure?: RunFailure;
   /** The workflow ended with a goto to another workflow: its key, and the step that went. */
   transfer?: { to: string; stepId: string };
+  /** The dependencies a nested call of the workflow ran first (machines/depends-on.ts). */
+  dependencies?: DependencyRecord[];
 }
 
 /** One entry of the run record's `steps`. */
@@ -148,10 +181,12 @@ export interface StepRecord {
   steps?: StepRecord[];
   /** A nested step whose call transferred to other workflows. */
   transfers?: Transfer[];
+  /** A nested step whose call ran dependencies first (the called workflow's dependsOn, and those of the workflows it transferred to). */
+  dependencies?: DependencyRecord[];
 }
 
 /** The failures the engine itself decides; a planned failure (PlannedFailure) brings its own code. */
-export type FailureCode = 'STEP_FAILED' | 'END_ACTION' | 'RETRIES_EXHAUSTED' | 'STEP_BUDGET_EXHAUSTED' | 'DEPTH_EXCEEDED' | 'CALL_FAILED' | 'INTERNAL';
+export type FailureCode = 'STEP_FAILED' | 'END_ACTION' | 'RETRIES_EXHAUSTED' | 'STEP_BUDGET_EXHAUSTED' | 'DEPTH_EXCEEDED' | 'CALL_FAILED' | 'DEPENDENCY_FAILED' | 'INTERNAL';
 
 /**
  * Why a run failed, as data; src/run words it for people (failure-message.ts). Which fields are
@@ -164,6 +199,8 @@ export type FailureCode = 'STEP_FAILED' | 'END_ACTION' | 'RETRIES_EXHAUSTED' | '
  * - `STEP_BUDGET_EXHAUSTED`: nothing more.
  * - `DEPTH_EXCEEDED`: a nested call would pass `maxDepth` (`depth`: the call's depth).
  * - `CALL_FAILED`: the workflow a retry action runs (`action`, `workflow`) failed; `cause` says how.
+ * - `DEPENDENCY_FAILED`: a dependency (`workflow`, its id) of a nested or transferred workflow
+ *   failed, so that workflow did not run; `cause` says how.
  * A failure that happened inside a nested call and stops the whole run (budget, depth) carries
  * `via`: the nested step ids that led to it, outermost first.
  */
@@ -202,6 +239,8 @@ export interface RunShared {
   maxSteps: number;
   maxDepth: number;
   workflows: Record<string, { inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
+  /** The keys of the workflows completed in the run (a run that ended succeeded; a dependency whose run, transfers included, did): dependsOn does not run them again. */
+  completed: Record<string, true>;
 }
 
 /** The nested call a step is making: the records and transfers of the workflows it ran so far. */
@@ -210,6 +249,8 @@ export interface CallState {
   inputs: Record<string, unknown>;
   records: StepRecord[];
   transfers: Transfer[];
+  /** The dependencies the call's workflows ran first. */
+  dependencies: DependencyRecord[];
   result?: WorkflowResult;
 }
 
@@ -239,8 +280,14 @@ export interface WorkflowContext {
   /** Step body runs so far (retries and goto revisits included). */
   runs: number;
   maxSteps: number;
-  /** Retries used in the current visit of the current step. */
+  /**
+   * Retries used in the current visit of the current step: all of them, or with
+   * WorkflowPlan.retriesPerAction those of the retry action that fired last (traces and the live
+   * view show it as the retry's number).
+   */
   retries: number;
+  /** With WorkflowPlan.retriesPerAction: the retries each retry action used in this visit, by its place in the failure chain. */
+  actionRetries: readonly number[];
   /** Outcome of the step's latest run, stored by `recordStep`. */
   last?: StepOutcome;
   /** Index of the step being run or judged. */

@@ -12,6 +12,11 @@ export interface CallDoneEvent {
 /** Failures inside a nested call that stop the whole run, whatever the caller's chains say. */
 const FATAL: ReadonlySet<RunFailure['code']> = new Set<FailureCode>(['STEP_BUDGET_EXHAUSTED', 'DEPTH_EXCEEDED']);
 
+/** Whether a failure inside a nested call (or a dependency it ran) stops the whole run: a budget spent, a depth passed. */
+export function isFatal(failure: RunFailure | undefined): boolean {
+  return failure !== undefined && FATAL.has(failure.code);
+}
+
 /** Parameters of the `fail` action: the failure as data. Without `reason`, the step outcome's reason is used. */
 export interface FailParams {
   code: RunFailure['code'];
@@ -19,6 +24,16 @@ export interface FailParams {
   action?: string;
   retryLimit?: number;
   reason?: string;
+}
+
+/** Per-action retry counts of a step visit that has used none (shared: a thousand-step run enters a step a thousand times). */
+export const NO_RETRIES: readonly number[] = Object.freeze([]);
+
+/** Parameters of `retryAllowed`: the action's criteria and limit, and with per-action counting (WorkflowPlan.retriesPerAction) its place in the failure chain. */
+export interface RetryParams {
+  criteriaId?: number;
+  retryLimit: number;
+  counter?: number;
 }
 
 /** Parameters of the criteria guards: the action's criteria set, and `whenSucceeded` on a success action (the step must have succeeded too). */
@@ -62,10 +77,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       /** The called workflow ended by a transfer to workflow `to`. */
       transferredTo: ({ event }, params: { to: string }) => resultOf(event)?.transfer?.to === params.to,
       /** The called workflow stopped for a reason that stops the run (budget, depth). */
-      callFatal: ({ event }) => {
-        const failure = resultOf(event)?.failure;
-        return failure !== undefined && FATAL.has(failure.code);
-      },
+      callFatal: ({ event }) => isFatal(resultOf(event)?.failure),
       callFailed: ({ event }) => resultOf(event)?.status !== 'succeeded',
       // Judged on the `runStep.done` transitions themselves, before `recordStep` stores the outcome.
       // A dry run goes on too: it shows every step once, and no action applies to it (the success
@@ -84,14 +96,14 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         if (params.whenSucceeded && !succeeded(outcome)) return false;
         return judge.criteriaError(params.criteriaId, context, outcome) !== undefined;
       },
-      retryAllowed: ({ context, event }, params: { criteriaId?: number; retryLimit: number }) =>
-        context.retries < params.retryLimit &&
+      retryAllowed: ({ context, event }, params: RetryParams) =>
+        (params.counter === undefined ? context.retries : (context.actionRetries[params.counter] ?? 0)) < params.retryLimit &&
         (params.criteriaId === undefined || judge.criteriaHold(params.criteriaId, context, outcomeOf(event))),
     },
     actions: {
       /** Entering a step (not by its own retry): it is the current one, with no retries used. */
       // A nested call belongs to the step that made it: the next step's record must not show it.
-      enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0, call: undefined })),
+      enterStep: assign((_, params: { index: number }) => ({ current: params.index, retries: 0, actionRetries: NO_RETRIES, call: undefined })),
       /**
        * Spends one run of the budget, unless it is spent. After `startRun`, which read the same
        * count to tell the runner whether the budget was spent (a step with a planned failure counts too).
@@ -115,20 +127,23 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return event;
       }),
       /** A nested step's call starts (again): with the inputs the runner evaluated, and nothing run yet. */
-      startCall: assign(({ event }) => ({ call: { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [] } })),
+      startCall: assign(({ event }) => ({ call: { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [], dependencies: [] } })),
       /**
-       * A workflow the call ran has ended: its records join the call's, a transfer is noted, and its
-       * inputs and outputs become `$workflows.<id>`.
+       * A workflow the call ran has ended: its records (and the dependencies it ran first) join the
+       * call's, a transfer is noted, its inputs and outputs become `$workflows.<id>`, and a success
+       * marks it completed in the run.
        */
       storeCallResult: assign(({ context, event }) => {
         const result = resultOf(event);
         const call = context.call;
         if (!result || !call) return {};
-        // `$workflows` is the run's, shared by its machines (see above).
+        // `$workflows` and the completed workflows are the run's, shared by its machines (see above).
         context.run.workflows[result.key] = { inputs: result.inputs, outputs: result.outputs };
+        if (result.status === 'succeeded') context.run.completed[result.key] = true;
         const transfers = result.transfer ? [...call.transfers, { from: result.workflowId, stepId: result.transfer.stepId, to: result.transfer.to }] : call.transfers;
+        const dependencies = result.dependencies ? [...call.dependencies, ...result.dependencies] : call.dependencies;
         return {
-          call: { ...call, records: [...call.records, ...result.records], transfers, result },
+          call: { ...call, records: [...call.records, ...result.records], transfers, dependencies, result },
           // A fatal failure ends this workflow too, and the step's record needs an outcome to show.
           last: { statusCode: 0, ok: false, dryRun: false, outputs: {} },
         };
@@ -145,13 +160,14 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return { failure };
       }),
       /** A retry action's workflow starts: with the current workflow's inputs. */
-      startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [] } })),
+      startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [], dependencies: [] } })),
       /** The step records of a retry action's workflow go under the record of the attempt that retried (each carries its own workflowId). */
       recordCallSteps: assign(({ context }) => {
         const attempt = context.records[context.records.length - 1];
         if (!context.call || !attempt) return {};
         const completed: StepRecord = { ...attempt, steps: context.call.records };
         if (context.call.transfers.length > 0) completed.transfers = context.call.transfers;
+        if (context.call.dependencies.length > 0) completed.dependencies = context.call.dependencies;
         return { records: [...context.records.slice(0, -1), completed] };
       }),
       /** A call that starts again keeps nothing of the last one. */
@@ -182,6 +198,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         if (params.call && context.call) {
           record.steps = context.call.records;
           if (context.call.transfers.length > 0) record.transfers = context.call.transfers;
+          if (context.call.dependencies.length > 0) record.dependencies = context.call.dependencies;
         }
         // The append-only logs gain their new entry (see above).
         context.records.push(record);
@@ -191,10 +208,15 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         context.steps[params.stepId] = data === undefined ? { outputs: record.outputs } : Object.assign({}, data, { outputs: record.outputs });
         return { last, records: context.records, steps: context.steps };
       }),
-      scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number }) => ({
-        retries: context.retries + 1,
-        retryDelayMs: retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000,
-      })),
+      /** A retry fires: one more retry used (the step's, or with `counter` the action's own), and the wait before it. */
+      scheduleRetry: assign(({ context }, params: { retryAfterSeconds: number; counter?: number }) => {
+        const retryDelayMs = retryDelaySeconds(params.retryAfterSeconds, context.last?.retryAfterHeaderSeconds) * 1000;
+        if (params.counter === undefined) return { retries: context.retries + 1, retryDelayMs };
+        const actionRetries = [...context.actionRetries];
+        const used = (actionRetries[params.counter] ?? 0) + 1;
+        actionRetries[params.counter] = used;
+        return { retries: used, actionRetries, retryDelayMs };
+      }),
       fail: assign(({ context }, params: FailParams) => ({ failure: failureOf(params, context.last) })),
       /** A run event found the step budget spent (the root's `runStep.budgetSpent` transition): nothing ran. */
       failBudget: assign(({ event }) => ({ failure: { code: 'STEP_BUDGET_EXHAUSTED', stepId: (event as BudgetSpentEvent).stepId } })),

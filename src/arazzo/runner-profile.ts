@@ -73,6 +73,8 @@ export interface RunnerProfile {
   readonly mergesChains: boolean;
   /** A retry whose limit is reached lets the chain go on to the next action whose criteria hold (else the step fails with RETRIES_EXHAUSTED at once). */
   readonly retryLimitContinuesChain: boolean;
+  /** Each retry action of a step counts its own retries against its own retryLimit (else the step's retries, whichever action made them, count against every action's limit). */
+  readonly countsRetriesPerAction: boolean;
   /** Step records carry `workflowId`. */
   readonly recordsWorkflowId: boolean;
   /** Inputs are checked against the workflow's inputs schema, strings from the command line coerced to its types; `--input k:=json` is read. */
@@ -140,6 +142,7 @@ export const V1_PROFILE: RunnerProfile = {
   refusesCriterionContext: true,
   mergesChains: false,
   retryLimitContinuesChain: false,
+  countsRetriesPerAction: false,
   recordsWorkflowId: false,
   typesInputs: false,
   allowsBind: false,
@@ -159,6 +162,7 @@ export const V2_PROFILE: RunnerProfile = {
   refusesCriterionContext: false,
   mergesChains: true,
   retryLimitContinuesChain: true,
+  countsRetriesPerAction: true,
   recordsWorkflowId: true,
   typesInputs: true,
   allowsBind: true,

@@ -99,6 +99,8 @@ export function judgeCall(program: StepProgram, input: RunStepInput, dryRun: boo
 }
 
 function callFailure(result: WorkflowResult): string {
+  // The workflow's dependsOn failed, so none of its steps ran.
+  if (result.failure?.code === 'DEPENDENCY_FAILED') return `did not run: ${failureMessage(result.failure)}`;
   if (result.failure) return `failed${result.failure.stepId ? ` at step "${result.failure.stepId}"` : ''}: ${failureMessage(result.failure)}`;
   return `ended by a transfer to workflow "${result.transfer?.to ?? ''}", which this call cannot follow`;
 }

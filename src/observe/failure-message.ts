@@ -35,6 +35,11 @@ function ownMessage(failure: RunFailure): string {
     case 'CALL_FAILED':
       if (failure.transferTo !== undefined) return `retry action "${failure.action}" ran workflow "${failure.workflow}", which ended by a goto to workflow "${failure.transferTo}"; a retry runs the workflow it names and does not follow a transfer`;
       return `retry action "${failure.action}" ran workflow "${failure.workflow}", which failed: ${failure.cause ? failureMessage(failure.cause) : 'no reason given'}`;
+    case 'DEPENDENCY_FAILED': {
+      const cause = failure.cause;
+      const at = cause?.stepId === undefined ? '' : ` at step "${cause.stepId}"`;
+      return `its dependency "${failure.workflow}" failed${at}: ${cause ? failureMessage(cause) : 'no reason given'}`;
+    }
     default:
       // INTERNAL, and a planned failure (UNSUPPORTED: a construct the runner profile refuses): the reason says it all.
       return reason;

@@ -50,11 +50,12 @@ function refused(reason: string): PlannedFailure {
 /**
  * Sets the run semantics the profile gives a plan of a run that prepares every workflow it can
  * reach (prepare-run.ts, plan-reachable.ts): records carry `workflowId`, a retry whose limit is
- * reached lets the chain go on.
+ * reached lets the chain go on, each retry action counts its own retries.
  */
 export function applyRunSemantics(plan: WorkflowPlan, profile: RunnerProfile): void {
   if (profile.recordsWorkflowId) plan.recordsWorkflowId = true;
   if (profile.retryLimitContinuesChain) plan.retryLimitContinuesChain = true;
+  if (profile.countsRetriesPerAction) plan.retriesPerAction = true;
 }
 
 /**

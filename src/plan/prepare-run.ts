@@ -3,7 +3,8 @@
  * dependencies (dependsOn, transitively, in the order they run), and every workflow a nested step,
  * a goto or a retry can reach from them, in the run's document or in the Arazzo sources those
  * references reach (run-documents.ts opens each when first reached). Each is planned and compiled
- * once, however often it runs, with its own document's components and sources.
+ * once, however often it runs, with its own document's components and sources. Each plan lists
+ * its own dependsOn (WorkflowPlan.dependsOn), whatever reaches it.
  */
 import type { WorkflowPlan } from '../../machines/types.js';
 import type { LoadedDocument, Workflow } from '../arazzo/model.js';
@@ -17,7 +18,11 @@ import { workflowKeysOf } from './workflows-view.js';
 export interface PreparedRun {
   /** The selected workflow's key. */
   entry: string;
-  /** Keys of the workflows to run before it, in order (each once). */
+  /**
+   * Keys of the selected workflow's dependencies, transitively, in the order they run (each once);
+   * the run follows each plan's `dependsOn` (WorkflowPlan.dependsOn), which also gives those of
+   * the workflows it reaches.
+   */
   dependencies: string[];
   /** Every workflow the run can reach, by key. */
   workflows: Map<string, PreparedWorkflow>;
@@ -47,6 +52,12 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
     const { document, workflow } = target;
     const references = await documents.references(document, workflow);
     for (const reached of references.values()) addTarget(targets, reached);
+    // Its own dependsOn: a nested call of it, or a transfer to it, runs them first.
+    const dependsOn = workflow.dependsOn.map((reference) => {
+      const target = references.get(reference);
+      if (!target) throw new ToolError('DEPENDS_ON_CYCLE', `workflow "${key}" depends on "${reference}", which is not a workflow of its document or of its Arazzo sources`);
+      return target.key;
+    });
     const own = document === documents.root ? warnings : [];
     const ids = document.loaded.model.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
     const prepared = prepareWorkflow(document.loaded.model, workflow, document.sources, own, document.criteria, {
@@ -56,12 +67,14 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
     });
     if (own !== warnings) documents.warnTemplates(document, own);
     prepared.plan.key = key;
+    if (dependsOn.length > 0) prepared.plan.dependsOn = dependsOn.map((dependency) => ({ workflow: dependency, transfers: [] }));
     applyRunSemantics(prepared.plan, document.criteria.profile);
     workflows.set(key, prepared);
     queue.push(...calledBy(prepared.plan));
   }
-  // A nested step may end up running any workflow a transfer inside its call can reach.
+  // A nested step, and a dependency, may end up running any workflow a transfer inside it can reach.
   for (const { plan, programs } of workflows.values()) {
+    for (const dependency of plan.dependsOn ?? []) dependency.transfers = [...transferClosure(dependency.workflow, workflows)];
     plan.steps.forEach((step, index) => {
       if (!step.call) return;
       step.call.transfers = [...transferClosure(step.call.workflow, workflows)];
@@ -71,9 +84,9 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
   return { entry: entryKey, dependencies, workflows, targets };
 }
 
-/** The workflows a plan can start: nested calls, gotos to workflows, retries that run a workflow. */
+/** The workflows a plan can start: its dependencies, nested calls, gotos to workflows, retries that run a workflow. */
 export function calledBy(plan: WorkflowPlan): string[] {
-  const keys: string[] = [];
+  const keys: string[] = (plan.dependsOn ?? []).map((dependency) => dependency.workflow);
   for (const step of plan.steps) {
     if (step.call) keys.push(step.call.workflow);
     for (const action of [...step.onSuccess, ...step.onFailure]) if (action.workflow !== undefined && !action.fails) keys.push(action.workflow);

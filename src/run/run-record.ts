@@ -1,5 +1,4 @@
-import type { StepRecord, Transfer } from '../../machines/types.js';
-import type { DependencyRecord } from './run-workflows.js';
+import type { DependencyRecord, StepRecord, Transfer } from '../../machines/types.js';
 import { isStackOverflow, stringifyJson, type JsonReplacer } from '../expressions/stringify-json.js';
 import { valueMasker } from '../output/redact.js';
 
@@ -25,7 +24,7 @@ export async function formatRecord(record: RunRecord, format: 'json' | 'yaml', c
   const replacer = recordReplacer(valueMasker(credentials));
   const plain: Record<string, unknown> = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
   if (record.transfers) plain.transfers = record.transfers;
-  if (record.dependencies) plain.dependencies = record.dependencies.map((d) => ({ workflowId: d.workflowId, outputs: d.outputs, steps: d.steps.map(orderFields) }));
+  if (record.dependencies) plain.dependencies = record.dependencies.map(dependencyFields);
   if (format === 'yaml') {
     const { Document, visit } = await import('yaml');
     try {
@@ -54,6 +53,14 @@ function orderFields(step: StepRecord): StepRecord {
   if (step.workflowId !== undefined) ordered.workflowId = step.workflowId;
   if (step.steps) ordered.steps = step.steps.map(orderFields);
   if (step.transfers) ordered.transfers = step.transfers;
+  if (step.dependencies) ordered.dependencies = step.dependencies.map(dependencyFields);
+  return ordered;
+}
+
+/** A dependency's entry: its id, outputs and steps, and its transfers when it made any. */
+function dependencyFields(dependency: DependencyRecord): DependencyRecord {
+  const ordered: DependencyRecord = { workflowId: dependency.workflowId, outputs: dependency.outputs, steps: dependency.steps.map(orderFields) };
+  if (dependency.transfers) ordered.transfers = dependency.transfers;
   return ordered;
 }
 

@@ -165,7 +165,8 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
       return { kind: 'interrupted' };
     }
     if (ran.failure) {
-      if (ran.failure.dependency) reporter.warn(`workflow "${plan.workflowId}" did not run: its dependency "${ran.failure.workflowId}" failed`);
+      const dependency = ran.failure.dependency;
+      if (dependency) reporter.warn(`workflow "${dependency.dependent}" did not run: its dependency "${dependency.workflowId}" failed`);
       reporter.workflowFailed(ran.failure.workflowId, ran.failure.failure);
       return { kind: 'failed' };
     }
@@ -306,6 +307,6 @@ async function runV2(prepared: PreparedRun, executorFor: (programs: StepProgram[
 /** A v1 run (one machine) in the shape of a v2 one. */
 function asWorkflowsRun({ context, interrupted }: { context: WorkflowContext; interrupted: boolean }): WorkflowsRun {
   const ran: WorkflowsRun = { context, interrupted, records: context.records, transfers: [], dependencies: [], runs: context.runs };
-  if (context.failure) ran.failure = { workflowId: context.workflowId, failure: context.failure, dependency: false };
+  if (context.failure) ran.failure = { workflowId: context.workflowId, failure: context.failure };
   return ran;
 }
