@@ -23,10 +23,13 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
     return false;
   };
   const calls = new Map<string, Array<{ to: string; pointer: string }>>();
+  const transfers = new Map<string, Array<{ to: string; pointer: string }>>();
   for (const workflow of doc.workflows) {
     const id = workflow.workflowId ?? '';
     const edges: Array<{ to: string; pointer: string }> = [];
+    const handovers: Array<{ to: string; pointer: string }> = [];
     calls.set(id, edges);
+    transfers.set(id, handovers);
     workflow.dependsOn.forEach((reference, i) => known(reference, `${childPointer(workflow.pointer, 'dependsOn')}/${i}`, `workflow "${id}": dependsOn`));
     for (const step of workflow.steps) {
       const label = `step "${step.stepId ?? ''}"`;
@@ -40,9 +43,9 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
           }
         }
       }
-      for (const entry of [...(step.onSuccess ?? []), ...(step.onFailure ?? [])]) checkAction(workflow, entry, known, report, edges);
+      for (const entry of [...(step.onSuccess ?? []), ...(step.onFailure ?? [])]) checkAction(workflow, entry, known, report, edges, handovers);
     }
-    for (const entry of [...(workflow.successActions ?? []), ...(workflow.failureActions ?? [])]) checkAction(workflow, entry, known, report, edges);
+    for (const entry of [...(workflow.successActions ?? []), ...(workflow.failureActions ?? [])]) checkAction(workflow, entry, known, report, edges, handovers);
   }
   for (const section of ['successActions', 'failureActions'] as const) {
     for (const action of Object.values(doc.components?.[section] ?? {})) {
@@ -51,7 +54,7 @@ export function checkWorkflowCalls(doc: ArazzoDocument, report: Report): void {
   }
   checkDependencyCycles(doc, report);
   checkCallCycles(calls, report);
-  checkMixedCycles(doc, calls, report);
+  checkMixedCycles(doc, calls, transfers, report);
 }
 
 /** A workflow of another document must name a source of type arazzo that the document declares. */
@@ -63,15 +66,25 @@ function checkSourceName(doc: ArazzoDocument, name: string, reference: string, p
   else report.error('UNKNOWN_SOURCE', pointer, `${what} names "${reference}", but the document declares no source "${name}"${didYouMean(name, arazzo)}`);
 }
 
-/** Checks an action's targets; a retry that runs a workflow is a call, added to `edges` for the cycle check. */
-function checkAction(workflow: Workflow, entry: ActionOrReference, known: (reference: string, pointer: string, what: string) => boolean, report: Report, edges: Array<{ to: string; pointer: string }>): void {
+/** Checks an action's targets; a retry that runs a workflow is a call, added to `edges`, and a goto to one a transfer, added to `handovers`, for the cycle checks. */
+function checkAction(
+  workflow: Workflow,
+  entry: ActionOrReference,
+  known: (reference: string, pointer: string, what: string) => boolean,
+  report: Report,
+  edges: Array<{ to: string; pointer: string }>,
+  handovers: Array<{ to: string; pointer: string }>,
+): void {
   // A reference is checked where its component is declared.
   if (isReference(entry)) return;
   const action: Action = entry;
   const label = `${action.type ?? 'action'} action "${action.name ?? ''}"`;
   if (action.workflowId !== undefined && action.stepId === undefined) {
     const pointer = childPointer(action.pointer, 'workflowId');
-    if (known(action.workflowId, pointer, label) && action.type === 'retry') edges.push({ to: action.workflowId, pointer });
+    if (known(action.workflowId, pointer, label)) {
+      if (action.type === 'retry') edges.push({ to: action.workflowId, pointer });
+      else if (action.type === 'goto') handovers.push({ to: action.workflowId, pointer });
+    }
   }
   if (action.type === 'retry' && action.stepId !== undefined && action.workflowId === undefined) {
     const steps = workflow.steps.flatMap((step) => (step.stepId === undefined ? [] : [step.stepId]));
@@ -108,12 +121,12 @@ function checkDependencyCycles(doc: ArazzoDocument, report: Report): void {
 }
 
 /**
- * A workflow that depends on another which, through nested calls (and dependencies), calls it
- * back: it waits for a workflow that cannot finish without it, so no workflow of the loop could
- * run first. An error on the dependsOn entry, once per entry; a loop of dependsOn alone is
+ * A workflow that depends on another which, through nested calls or transfers (and dependencies),
+ * runs it again: it waits for a workflow that cannot finish without it, so no workflow of the loop
+ * could run first. An error on the dependsOn entry, once per entry; a loop of dependsOn alone is
  * checkDependencyCycles', one of calls alone checkCallCycles'.
  */
-function checkMixedCycles(doc: ArazzoDocument, calls: ReadonlyMap<string, Array<{ to: string; pointer: string }>>, report: Report): void {
+function checkMixedCycles(doc: ArazzoDocument, calls: ReadonlyMap<string, Array<{ to: string; pointer: string }>>, transfers: ReadonlyMap<string, Array<{ to: string; pointer: string }>>, report: Report): void {
   const dependsOn = new Map(doc.workflows.map((w) => [w.workflowId ?? '', w.dependsOn] as const));
   for (const workflow of doc.workflows) {
     const id = workflow.workflowId ?? '';
@@ -124,14 +137,14 @@ function checkMixedCycles(doc: ArazzoDocument, calls: ReadonlyMap<string, Array<
       while (queue.length > 0) {
         const { at, path, called } = queue.shift()!;
         if (at === id && called) {
-          report.error('DEPENDS_ON_CYCLE', `${childPointer(workflow.pointer, 'dependsOn')}/${i}`, `dependsOn and nested calls form a cycle: ${path.join(' → ')}; "${id}" waits for "${first}", which cannot finish without it`);
+          report.error('DEPENDS_ON_CYCLE', `${childPointer(workflow.pointer, 'dependsOn')}/${i}`, `dependsOn and nested calls or transfers form a cycle: ${path.join(' → ')}; "${id}" waits for "${first}", which cannot finish without it`);
           return;
         }
         const key = `${at}\0${called}`;
         if (at === id || seen.has(key)) continue;
         seen.add(key);
         for (const next of dependsOn.get(at) ?? []) queue.push({ at: next, path: [...path, next], called });
-        for (const edge of calls.get(at) ?? []) queue.push({ at: edge.to, path: [...path, edge.to], called: true });
+        for (const edge of [...(calls.get(at) ?? []), ...(transfers.get(at) ?? [])]) queue.push({ at: edge.to, path: [...path, edge.to], called: true });
       }
     });
   }

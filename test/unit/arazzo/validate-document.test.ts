@@ -89,7 +89,28 @@ describe('validateDocument: structure', () => {
     const findings = await validateDocument(parseDocumentText(text, 'c.yaml', '/c.yaml'), { profile: V2_PROFILE });
     const cycles = findings.filter((f) => f.code === 'DEPENDS_ON_CYCLE');
     expect(cycles.map((f) => [f.severity, f.pointer, f.message])).toEqual([
-      ['error', '/workflows/0/dependsOn/0', 'dependsOn and nested calls form a cycle: main → helper → middle → main; "main" waits for "helper", which cannot finish without it'],
+      ['error', '/workflows/0/dependsOn/0', 'dependsOn and nested calls or transfers form a cycle: main → helper → middle → main; "main" waits for "helper", which cannot finish without it'],
+    ]);
+  });
+
+  it('reports a cycle through dependsOn and a transfer (goto workflowId): the dependency hands the run back to the workflow waiting for it', async () => {
+    const text = [
+      'arazzo: 1.0.1',
+      'info: {title: t, version: v}',
+      'sourceDescriptions: [{name: a, url: b}]',
+      'workflows:',
+      '  - workflowId: main',
+      '    dependsOn: [prepare]',
+      '    steps: [{stepId: s, operationId: o}]',
+      '  - workflowId: prepare',
+      '    steps:',
+      '      - stepId: p',
+      '        operationId: o',
+      '        onSuccess: [{name: back, type: goto, workflowId: main}]',
+    ].join('\n');
+    const findings = await validateDocument(parseDocumentText(text, 'c.yaml', '/c.yaml'), { profile: V2_PROFILE });
+    expect(findings.filter((f) => f.code === 'DEPENDS_ON_CYCLE').map((f) => [f.pointer, f.message])).toEqual([
+      ['/workflows/0/dependsOn/0', 'dependsOn and nested calls or transfers form a cycle: main → prepare → main; "main" waits for "prepare", which cannot finish without it'],
     ]);
   });
 
