@@ -5,12 +5,24 @@ import { valueMasker } from '../output/redact.js';
 /** What `arazzo run` prints on stdout: the spec's run record. */
 export interface RunRecord {
   workflowId: string;
+  /** How the run ended: `failed` also for an interrupted run. Additive to the contracts' record (docs/run.md). */
+  status?: 'succeeded' | 'failed';
+  /** Why a failed run failed: the step (when one), a code and the message stderr ends with. */
+  failure?: RecordFailure;
   outputs: Record<string, unknown>;
   steps: StepRecord[];
   /** v2: gotos that moved the run to another workflow. */
   transfers?: Transfer[];
   /** v2: the workflows dependsOn ran first. */
   dependencies?: DependencyRecord[];
+}
+
+export interface RecordFailure {
+  /** The workflow that failed, when it is not the record's (a dependency, a transfer's target). */
+  workflowId?: string;
+  stepId?: string;
+  code: string;
+  message: string;
 }
 
 /**
@@ -22,7 +34,11 @@ export interface RunRecord {
  */
 export async function formatRecord(record: RunRecord, format: 'json' | 'yaml', credentials: Iterable<string> = []): Promise<string> {
   const replacer = recordReplacer(valueMasker(credentials));
-  const plain: Record<string, unknown> = { workflowId: record.workflowId, outputs: record.outputs, steps: record.steps.map(orderFields) };
+  const plain: Record<string, unknown> = { workflowId: record.workflowId };
+  if (record.status) plain.status = record.status;
+  if (record.failure) plain.failure = record.failure;
+  plain.outputs = record.outputs;
+  plain.steps = record.steps.map(orderFields);
   if (record.transfers) plain.transfers = record.transfers;
   if (record.dependencies) plain.dependencies = record.dependencies.map(dependencyFields);
   if (format === 'yaml') {

@@ -27,7 +27,8 @@ import { executorEvents, inspectionDecoder } from '../observe/decode-run.js';
 import { createRunEvents } from '../observe/run-events.js';
 import { prepareWorkflow } from '../plan/prepare-workflow.js';
 import { createReporter, narrateOnStderr, type Reporter } from '../observe/reporter.js';
-import { formatRecord, type RunRecord } from './run-record.js';
+import { formatRecord, type RecordFailure, type RunRecord } from './run-record.js';
+import { failureMessage } from '../observe/failure-message.js';
 import { createTracer, openTraceFile, type Tracer } from '../observe/trace.js';
 import type { LiveInspector } from '../observe/inspect.js';
 import { holdsLiveView } from '../observe/live-view-hold.js';
@@ -154,7 +155,9 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const { context, interrupted } = ran;
     await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;
-    const record: RunRecord = { workflowId: plan.workflowId, outputs: failed ? {} : context.outputs, steps: ran.records };
+    const record: RunRecord = { workflowId: plan.workflowId, status: failed ? 'failed' : 'succeeded', outputs: failed ? {} : context.outputs, steps: ran.records };
+    if (interrupted) record.failure = { code: 'INTERRUPTED', message: 'interrupted (Ctrl-C or a signal); nothing more was sent' };
+    else if (ran.failure) record.failure = recordFailure(plan.workflowId, ran.failure);
     if (ran.transfers.length > 0) record.transfers = ran.transfers;
     if (ran.dependencies.length > 0) record.dependencies = ran.dependencies;
     await reports?.finish(record, ran.failure?.failure, interrupted).catch((error: Error) => reporter.warn(error.message));
@@ -309,4 +312,13 @@ function asWorkflowsRun({ context, interrupted }: { context: WorkflowContext; in
   const ran: WorkflowsRun = { context, interrupted, records: context.records, transfers: [], dependencies: [], runs: context.runs };
   if (context.failure) ran.failure = { workflowId: context.workflowId, failure: context.failure };
   return ran;
+}
+
+/** The record's account of a failed run: the workflow (when another than the record's), the step, the code and stderr's message. */
+function recordFailure(workflowId: string, failed: NonNullable<WorkflowsRun['failure']>): RecordFailure {
+  const { failure } = failed;
+  const out: RecordFailure = { code: failure.code, message: printableLine(failureMessage(failure)) };
+  if (failure.stepId !== undefined) out.stepId = failure.stepId;
+  if (failed.workflowId !== workflowId) out.workflowId = failed.workflowId;
+  return out;
 }

@@ -152,7 +152,7 @@ describe('pet-coupons.arazzo.yaml', () => {
     corrected('pet-coupons.arazzo.yaml');
     const result = await run('pet-coupons.arazzo.yaml', ['--workflow', 'place-order', '--input', 'pet_id=7', '--input', 'quantity=2', '--input', 'coupon_code=SAVE10'], ROUTES);
     expect(result.code).toBe(0);
-    expect(recordOf(result)).toEqual({
+    expect(recordOf(result)).toEqual({ status: 'succeeded',
       workflowId: 'place-order',
       outputs: { workflow_order_id: 99 },
       steps: [{ stepId: 'place-order', status: 200, dryRun: false, workflowId: 'place-order', outputs: { step_order_id: 99 } }],
@@ -229,7 +229,7 @@ describe('oauth.arazzo.yaml (runs as published)', () => {
     copyOfficial(h.ws, 'oauth.arazzo.yaml');
     const result = await run('oauth.arazzo.yaml', ['--workflow', 'client-credentials-flow', '--input', 'client_id=cid', '--input', 'client_secret=shh'], ROUTES);
     expect(result.code).toBe(0);
-    expect(recordOf(result)).toEqual({
+    expect(recordOf(result)).toEqual({ status: 'succeeded',
       workflowId: 'client-credentials-flow',
       outputs: { access_token: 'at-1' },
       steps: [{ stepId: 'get-client-creds-token', status: 200, dryRun: false, workflowId: 'client-credentials-flow', outputs: { access_token: 'at-1' } }],

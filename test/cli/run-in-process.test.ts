@@ -97,7 +97,7 @@ describe('tool arazzo run in-process', () => {
     server.setRoutes({ 'POST /items': { status: 201, body: { id: 'x1' } }, 'GET /items/{id}': { body: { name: 'Ann' } } });
     const result = await runInProcess(['arazzo', 'run', 'state-success-outputs.arazzo.yaml', '--input', 'name=Ann']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({
+    expect(JSON.parse(result.stdout)).toEqual({ status: 'succeeded',
       workflowId: 'createAndRead',
       outputs: { id: 'x1', name: 'Ann', etag: null },
       steps: [
@@ -127,7 +127,7 @@ describe('tool arazzo run in-process', () => {
     controller.abort();
     const result = await runInProcess(['arazzo', 'run', 'interrupt.arazzo.yaml'], controller.signal);
     expect(result.code).toBe(130);
-    expect(JSON.parse(result.stdout)).toEqual({ workflowId: 'interrupted', outputs: {}, steps: [] });
+    expect(JSON.parse(result.stdout)).toEqual({ workflowId: 'interrupted', status: 'failed', failure: { code: 'INTERRUPTED', message: 'interrupted (Ctrl-C or a signal); nothing more was sent' }, outputs: {}, steps: [] });
     expect(server.hits).toHaveLength(0);
   });
 

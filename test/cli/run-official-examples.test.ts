@@ -32,7 +32,7 @@ describe('official example pet-coupons.arazzo.yaml', () => {
     prepare();
     const result = await h.tool(['arazzo', 'run', 'pet-coupons.arazzo.yaml', '--workflow', 'place-order', '--input', 'pet_id=7', '--input', 'quantity=1', '--input', 'coupon_code=SAVE10']);
     expect(result.code).toBe(0);
-    expect(recordOf(result)).toEqual({
+    expect(recordOf(result)).toEqual({ status: 'succeeded',
       workflowId: 'place-order',
       outputs: { workflow_order_id: 99 },
       steps: [{ stepId: 'place-order', status: 200, dryRun: false, outputs: { step_order_id: 99 } }],
@@ -83,7 +83,7 @@ describe('official example oauth.arazzo.yaml', () => {
     prepare();
     const result = await h.tool(['arazzo', 'run', 'oauth.arazzo.yaml', '--workflow', 'authorization-code-flow', ...inputs]);
     expect(result.code).toBe(0);
-    expect(recordOf(result)).toEqual({
+    expect(recordOf(result)).toEqual({ status: 'succeeded',
       workflowId: 'authorization-code-flow',
       outputs: { access_token: 'at-1', refresh_token: 'rt-1', expires_in: 3600 },
       steps: [
@@ -116,7 +116,7 @@ describe('official example oauth.arazzo.yaml', () => {
     prepare();
     const result = await h.tool(['arazzo', 'run', 'oauth.arazzo.yaml', '--workflow', 'refresh-token-flow', ...inputs]);
     expect(result.code).toBe(1);
-    expect(recordOf(result)).toEqual({ workflowId: 'refresh-token-flow', outputs: {}, steps: [] });
+    expect(recordOf(result)).toEqual({ workflowId: 'refresh-token-flow', status: 'failed', failure: { stepId: 'do-the-auth-flow', code: 'UNSUPPORTED', message: expect.stringContaining('nested workflow steps') }, outputs: {}, steps: [] });
     expect(failureLine(result.stderr)).toMatch(/failed at step "do-the-auth-flow": .*nested workflow.*"authorization-code-flow"/);
     expect(h.server.hits).toHaveLength(0);
   });

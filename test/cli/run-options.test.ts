@@ -88,7 +88,7 @@ describe('arazzo run --output', () => {
     const docs = parseAllDocuments(result.stdout);
     expect(docs).toHaveLength(1);
     expect(docs[0]!.errors).toEqual([]);
-    expect(docs[0]!.toJS()).toEqual({
+    expect(docs[0]!.toJS()).toEqual({ status: 'succeeded',
       workflowId: 'alpha',
       outputs: { which: 200 },
       steps: [{ stepId: 'callA', status: 200, dryRun: false, outputs: {} }],
@@ -101,7 +101,7 @@ describe('arazzo run --output', () => {
     expect(result.code).toBe(1);
     const docs = parseAllDocuments(result.stdout);
     expect(docs).toHaveLength(1);
-    expect(docs[0]!.toJS()).toEqual({ workflowId: 'alpha', outputs: {}, steps: [{ stepId: 'callA', status: 500, dryRun: false, outputs: {} }] });
+    expect(docs[0]!.toJS()).toEqual({ workflowId: 'alpha', status: 'failed', failure: { stepId: 'callA', code: 'STEP_FAILED', message: expect.stringContaining('HTTP 500') }, outputs: {}, steps: [{ stepId: 'callA', status: 500, dryRun: false, outputs: {} }] });
     expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 });

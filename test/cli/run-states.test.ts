@@ -115,7 +115,7 @@ describe('arazzo run: the States and transitions table', () => {
     const result = await h.run('state-success-end.arazzo.yaml', [], { 'GET /a': { body: { found: true } }, 'GET /b': {} });
     expect(result.code).toBe(0);
     const record = recordOf(result);
-    expect(record).toEqual({
+    expect(record).toEqual({ status: 'succeeded',
       workflowId: 'endsEarly',
       outputs: { found: true },
       steps: [{ stepId: 'lookup', status: 200, dryRun: false, outputs: { found: true } }],

@@ -28,7 +28,7 @@ describe('the real binary: exit codes and exactly one record on stdout', () => {
     });
     expect(result.code).toBe(0);
     const record = recordOf(result);
-    expect(record).toEqual({
+    expect(record).toEqual({ status: 'succeeded',
       workflowId: 'createAndRead',
       outputs: { id: 'i-7', name: 'Rex', etag: 'W/"1"' },
       steps: [

@@ -12,6 +12,8 @@ export interface StepRecord {
 
 export interface RunRecord {
   workflowId: string;
+  status: 'succeeded' | 'failed';
+  failure?: { workflowId?: string; stepId?: string; code: string; message: string };
   outputs: Record<string, unknown>;
   steps: StepRecord[];
 }
@@ -31,7 +33,10 @@ export function parseRecord(stdout: string): RunRecord {
   } catch (error) {
     throw new Error(`stdout is not exactly one JSON document (${(error as Error).message}):\n${stdout}`);
   }
-  expect(Object.keys(record as object)).toEqual(['workflowId', 'outputs', 'steps']);
+  const failed = (record as { status?: unknown }).status === 'failed';
+  // status always; failure exactly when the run failed (docs/run.md, The run record).
+  expect(Object.keys(record as object)).toEqual(['workflowId', 'status', ...(failed ? ['failure'] : []), 'outputs', 'steps']);
+  expect(['succeeded', 'failed']).toContain((record as { status: unknown }).status);
   return record as RunRecord;
 }
 
