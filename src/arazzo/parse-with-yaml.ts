@@ -1,6 +1,7 @@
 import type { Document } from 'yaml';
 import { MAX_DOCUMENT_DEPTH } from './check-depth.js';
 import { ArazzoLoadError } from './errors.js';
+import { findDuplicateKey } from './find-duplicate-key.js';
 import { formatExcerpt } from './format-excerpt.js';
 import type { Position } from './model.js';
 import { isStackOverflow } from '../expressions/stringify-json.js';
@@ -23,21 +24,26 @@ export function parseWithYaml(text: string, file: string, maxAliasCount: number)
   const tooDeep = `the document nests deeper than ${MAX_DOCUMENT_DEPTH} levels`;
   let doc: Document;
   try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    // Duplicate keys are found by findDuplicateKey, in linear time (the library's check is quadratic).
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   } catch (error) {
     if (isStackOverflow(error)) fail('TOO_DEEP', `${tooDeep}; it is too deep to read`);
     throw error;
   }
 
   const first = doc.errors[0];
+  const duplicate = findDuplicateKey(doc);
+  // The library reports a duplicate key in the order of the text, among its other errors.
+  if (duplicate !== undefined && (first === undefined || duplicate.offset < first.pos[0])) {
+    fail('YAML_SYNTAX', `invalid YAML: ${duplicateKeyMessage(text, duplicate.offset)}`, lines.linePos(duplicate.offset));
+  }
   if (first) {
     const pos = lines.linePos(first.pos[0]);
     // `yaml` reports running out of stack on a deep document as an error at the node it was reading.
     if (STACK_OVERFLOW.test(first.message)) fail('TOO_DEEP', tooDeep, pos);
     const indent = INDENT_CODES.has(first.code) ? indentationProblem(text, pos.line) : undefined;
     if (indent) fail('YAML_SYNTAX', `invalid YAML: ${indent.message}`, indent.pos);
-    const message = first.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(text, first.pos[0]) : first.message;
-    fail('YAML_SYNTAX', `invalid YAML: ${message}`, pos);
+    fail('YAML_SYNTAX', `invalid YAML: ${first.message}`, pos);
   }
   // Every alias is written `*name`: without a '*' there is none, and the tree walk is skipped.
   const aliases: AliasScan = text.includes('*') ? readAliases(doc) : { any: false };

@@ -49,7 +49,8 @@ export function lazyLocator(text: string): (pointer: string) => Position | undef
     if (map === undefined) {
       const { LineCounter, parseDocument } = yamlLibrary();
       const lines = new LineCounter();
-      map = buildSourceMap(parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }).contents, lines);
+      // The text was checked when it was loaded (parse-with-yaml.ts); the library's own duplicate-key check is quadratic.
+      map = buildSourceMap(parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false }).contents, lines);
     }
     return locateIn(map, pointer);
   };

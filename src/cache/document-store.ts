@@ -20,11 +20,13 @@ import { sha256 } from './sha256.js';
 
 /**
  * The version of what is stored: the shape of an entry, and how its value was read (format 2: by
- * the `yaml` library alone). An entry of another format, or of another tool version, is a miss
- * (and is replaced). Bump it when a change to the parse (src/arazzo/parse-with-yaml.ts) may read
- * some text differently: a stored value would otherwise outlive the fix.
+ * the `yaml` library alone; 3: duplicate keys found by src/arazzo/find-duplicate-key.ts, which
+ * refuses a repeated `.nan` key the library let through). An entry of another format, or of
+ * another tool version, is a miss (and is replaced). Bump it when a change to the parse
+ * (src/arazzo/parse-with-yaml.ts) may read some text differently: a stored value would otherwise
+ * outlive the fix.
  */
-export const DOCUMENT_FORMAT = 2;
+export const DOCUMENT_FORMAT = 3;
 
 /** The documents folder under the description cache folder `descriptionsDir`. */
 export function documentStoreDir(descriptionsDir: string): string {

@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isMap, LineCounter, parseDocument } from 'yaml';
+import { findDuplicateKey } from '../arazzo/find-duplicate-key.js';
 import { FileError } from '../errors/tool-error.js';
 
 /** An inputs file larger than this is refused before it is parsed. */
@@ -20,16 +21,20 @@ const MAX_ALIAS_COUNT = 100;
 export async function readInputsFile(path: string, cwd: string): Promise<Record<string, unknown>> {
   const text = await readSmallFile(path, cwd);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // Duplicate keys are found by findDuplicateKey, in linear time (the library's check is quadratic).
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const at = (offset: number): string => {
     const pos = lines.linePos(offset);
     return `${path}:${pos.line}:${pos.col}`;
   };
   const first = doc.errors[0];
+  const duplicate = findDuplicateKey(doc);
+  if (duplicate !== undefined && (first === undefined || duplicate.offset < first.pos[0])) {
+    throw new FileError(`${at(duplicate.offset)}: an input is given twice`, 'Write --inputs-file as one JSON or YAML object: {"petId": 42, "name": "Rex"}.');
+  }
   if (first !== undefined) {
     // yaml's messages (prettyErrors off) describe the problem without quoting the text.
-    const what = first.code === 'DUPLICATE_KEY' ? 'an input is given twice' : `invalid JSON or YAML: ${first.message}`;
-    throw new FileError(`${at(first.pos[0])}: ${what}`, 'Write --inputs-file as one JSON or YAML object: {"petId": 42, "name": "Rex"}.');
+    throw new FileError(`${at(first.pos[0])}: invalid JSON or YAML: ${first.message}`, 'Write --inputs-file as one JSON or YAML object: {"petId": 42, "name": "Rex"}.');
   }
   if (!isMap(doc.contents)) {
     const what = doc.contents === null ? 'empty' : 'not an object';

@@ -65,7 +65,7 @@ export function createRegexWorker(): RegexWorker {
       current.port.postMessage({ pattern, text });
       if (Atomics.wait(current.done, 0, 0, limitMs) === 'timed-out') {
         stop(current);
-        return { holds: false, reason: `the pattern ran for more than ${limitMs / 1000} s on ${text.length} characters and was stopped (a pattern that backtracks without end, such as (a+)+b, never finishes)` };
+        return { holds: false, stopped: true, reason: `the pattern ran for more than ${limitMs / 1000} s on ${text.length} characters and was stopped (a pattern that backtracks without end, such as (a+)+b, never finishes)` };
       }
       const answer = receiveMessageOnPort(current.port)?.message as { holds?: boolean; error?: string } | undefined;
       if (answer?.error !== undefined) return { holds: false, reason: answer.error };

@@ -4,7 +4,7 @@
  * it so), always with a dynamic import, so that v1 runs and `tool --version` never load them.
  */
 import type { JSONPathEnvironment } from 'json-p3';
-import { guardRegexFunctions } from './jsonpath-regex-functions.js';
+import { createRegexBudget, guardRegexFunctions, type RegexBudget } from './jsonpath-regex-functions.js';
 import { NO_REGEX_TESTER, type RegexTester } from './regex-tester.js';
 
 /** What a jsonpath criterion needs: an RFC 9535 environment, and json-p3's non-standard mode for the Goessner draft. */
@@ -12,6 +12,8 @@ export interface JsonPathLibrary {
   rfc9535: JSONPathEnvironment;
   /** json-p3 with `strict: false`: Goessner-era syntax accepted, and still no script evaluated. */
   goessner: JSONPathEnvironment;
+  /** The time limit that all the match() and search() tests of one evaluation share. */
+  budget: RegexBudget;
 }
 
 /** What an xpath criterion needs: fontoxpath to evaluate, xmldom to parse the XML it reads. */
@@ -43,12 +45,13 @@ export async function loadCriterionLibraries(types: Iterable<string>, services: 
   const libraries: CriterionLibraries = {};
   if (wanted.has('jsonpath')) {
     const jsonp3 = interop(await import('json-p3'));
-    libraries.jsonpath = { rfc9535: new jsonp3.JSONPathEnvironment(), goessner: new jsonp3.JSONPathEnvironment({ strict: false }) };
+    const budget = createRegexBudget();
+    libraries.jsonpath = { rfc9535: new jsonp3.JSONPathEnvironment(), goessner: new jsonp3.JSONPathEnvironment({ strict: false }), budget };
     // match() and search() run a document's regex: with the tester given (the run's worker thread),
     // under the time limit. Each environment has its own function register: nothing shared is changed.
     const tester = services.regex ?? NO_REGEX_TESTER;
-    guardRegexFunctions(libraries.jsonpath.rfc9535, tester, services.warn);
-    guardRegexFunctions(libraries.jsonpath.goessner, tester, services.warn);
+    guardRegexFunctions(libraries.jsonpath.rfc9535, tester, budget, services.warn);
+    guardRegexFunctions(libraries.jsonpath.goessner, tester, budget, services.warn);
   }
   if (wanted.has('xpath')) {
     const [fontoxpath, xmldom] = await Promise.all([import('fontoxpath'), import('@xmldom/xmldom')]);

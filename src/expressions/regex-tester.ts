@@ -8,8 +8,11 @@
 /** How long one regex test may run before it is stopped and the criterion does not hold. */
 export const REGEX_TIME_LIMIT_MS = 1000;
 
-/** Whether the pattern matched; `reason` says why it was not run to the end (then it does not hold). */
-export type RegexVerdict = { holds: boolean; reason?: undefined } | { holds: false; reason: string };
+/**
+ * Whether the pattern matched; `reason` says why it was not run to the end (then it does not hold),
+ * `stopped` that the time limit ended it.
+ */
+export type RegexVerdict = { holds: boolean; reason?: undefined; stopped?: undefined } | { holds: false; reason: string; stopped?: boolean };
 
 export interface RegexTester {
   /**

@@ -1,6 +1,7 @@
 /** An XML `requestBody.replacements` entry (v2): the nodes an XPath selects get new text. */
 import type { XPathLibrary } from './criterion-libraries.js';
-import { firstLine, MAX_XML_CHARS, parseXml } from './xpath-criterion.js';
+import { TimeLimitError } from './time-limit.js';
+import { evaluateWithinLimit, firstLine, MAX_XML_CHARS, parseXml, stoppedXPath } from './xpath-criterion.js';
 
 /** Thrown by setXmlText: the payload is not XML, or a target is not an XPath or selects nothing; `target` is the one at fault, if any. */
 export class XmlReplaceError extends Error {
@@ -29,7 +30,7 @@ interface XmlNode {
  * the text, an attribute's or a text node's value becomes it) and serialises the result. The
  * parser never fetches external entities nor expands DTD entities (see xpath-criterion.ts).
  * Throws XmlReplaceError when the payload is not well-formed XML or larger than 5 MiB, or a
- * target does not evaluate or selects no node.
+ * target does not evaluate (within XPATH_TIME_LIMIT_MS) or selects no node.
  */
 export function setXmlText(library: XPathLibrary, xml: string, replacements: ReadonlyArray<{ target: string; text: string }>): string {
   if (xml.length > MAX_XML_CHARS) throw new XmlReplaceError(`the XML payload is larger than ${MAX_XML_CHARS / 1024 / 1024} MiB`);
@@ -43,9 +44,9 @@ export function setXmlText(library: XPathLibrary, xml: string, replacements: Rea
   for (const { target, text } of replacements) {
     let nodes: XmlNode[];
     try {
-      nodes = fontoxpath.evaluateXPathToNodes(target, document as never, null, null, { language: fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }) as unknown as XmlNode[];
+      nodes = evaluateWithinLimit(() => fontoxpath.evaluateXPathToNodes(target, document as never, null, null, { language: fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }) as unknown as XmlNode[]);
     } catch (error) {
-      throw new XmlReplaceError(firstLine(error), target);
+      throw new XmlReplaceError(error instanceof TimeLimitError ? stoppedXPath(error) : firstLine(error), target);
     }
     if (nodes.length === 0) throw new XmlReplaceError('it selects no node of the payload', target);
     for (const node of nodes) {

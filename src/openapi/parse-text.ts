@@ -1,3 +1,4 @@
+import { findDuplicateKey } from '../arazzo/find-duplicate-key.js';
 import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { DescriptionError } from './errors.js';
 
@@ -21,8 +22,14 @@ export function parseText(text: string, location: string): unknown {
   }
   const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // Duplicate keys are found by findDuplicateKey, in linear time (the library's check is quadratic).
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const error = doc.errors[0];
+  const duplicate = findDuplicateKey(doc);
+  if (duplicate !== undefined && (error === undefined || duplicate.offset < error.pos[0])) {
+    const { line, col } = lineCounter.linePos(duplicate.offset);
+    throw new DescriptionError('DESCRIPTION_INVALID', location, `${location}:${line}:${col}: YAML syntax error: Map keys must be unique; fix the description and try again`);
+  }
   if (error) {
     const { line, col } = lineCounter.linePos(error.pos[0]);
     const reason = firstLine(error.message);

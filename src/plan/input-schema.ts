@@ -4,12 +4,21 @@
  */
 import type { ArazzoDocument, LoadedDocument, Workflow } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
+import { REGEX_TIME_LIMIT_MS } from '../expressions/regex-tester.js';
+import { TimeLimitError, withinTimeLimit } from '../expressions/time-limit.js';
 import validateMetaSchemaCode from './json-schema-meta.generated.js';
 
 /** A schema (the workflow's, with the components it names) larger than this, as JSON, is refused. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;
 /** A schema nested deeper than this is refused (Ajv compiles recursively). */
 export const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * How long checking a run's or a call's inputs against the schema may take: the regex limit, since
+ * what can take long is a `pattern` (or `patternProperties`, or a format's regex) that backtracks
+ * without end, such as `^(a|a)+$` on 56 characters.
+ */
+export const INPUT_CHECK_LIMIT_MS = REGEX_TIME_LIMIT_MS;
 
 const COMPONENT_REF = /^#\/components\/inputs\/([^/]+)(\/.*)?$/;
 const DEFS_PREFIX = 'arazzo-components-inputs-';
@@ -30,11 +39,25 @@ export async function applyInputSchema(doc: LoadedDocument, workflow: Workflow, 
   if (check === undefined) return inputs;
   const checked = check(coercedFor(check.schema, inputs, origins));
   if ('inputs' in checked) return checked.inputs;
+  if ('stopped' in checked) {
+    throw new ToolError(
+      'INPUT_SCHEMA_INVALID',
+      `${located(doc, `${workflow.pointer}/inputs`)}: the inputs schema of workflow "${workflow.workflowId ?? ''}" could not check the inputs: ${checked.stopped}; nothing was sent`,
+      'Write a pattern that cannot backtrack without end (such as ^a+$ for ^(a|a)+$), or give an input it checks quickly.',
+    );
+  }
   throw inputError(workflow, checked.problem, checked.data);
 }
 
-/** A compiled inputs schema: checks inputs (a copy gets the defaults), or says the first problem. */
-export type InputCheck = ((inputs: Record<string, unknown>) => { inputs: Record<string, unknown> } | { problem: AjvProblem | undefined; data: Record<string, unknown> }) & { schema: Record<string, unknown> };
+/** What checking inputs gives: the inputs (a copy with the defaults), the first problem, or why the check was stopped. */
+export type InputCheckResult = { inputs: Record<string, unknown> } | { problem: AjvProblem | undefined; data: Record<string, unknown> } | { stopped: string };
+
+/**
+ * A compiled inputs schema: checks inputs (a copy gets the defaults), or says the first problem.
+ * The check runs under INPUT_CHECK_LIMIT_MS: a document's pattern that backtracks without end is
+ * stopped (`stopped` says which pattern, on which input) instead of blocking the run past Ctrl-C.
+ */
+export type InputCheck = ((inputs: Record<string, unknown>) => InputCheckResult) & { schema: Record<string, unknown> };
 
 /**
  * Compiles the workflow's `inputs` schema once (undefined when it declares none). Throws ToolError
@@ -60,15 +83,42 @@ export async function compileInputSchema(doc: LoadedDocument, workflow: Workflow
   }
   // The compiled function stays; the shared Ajv forgets the schema, so the next one starts as this one did.
   ajv.removeSchema(schema);
-  const check = (inputs: Record<string, unknown>) => {
+  const watch = watches.get(ajv);
+  const check = (inputs: Record<string, unknown>): InputCheckResult => {
     // Ajv writes defaults into the data at any depth: a deep copy keeps the caller's values (a step's outputs, the run's inputs) as they were.
     const data: Record<string, unknown> = structuredClone(inputs);
-    return validate(data) ? { inputs: data } : { problem: validate.errors?.[0] as AjvProblem | undefined, data };
+    if (watch) watch.pattern = watch.text = undefined;
+    let valid: boolean;
+    try {
+      valid = withinTimeLimit(() => validate(data) as boolean, INPUT_CHECK_LIMIT_MS);
+    } catch (error) {
+      if (!(error instanceof TimeLimitError)) throw error;
+      return { stopped: stoppedCheck(error, watch, data) };
+    }
+    return valid ? { inputs: data } : { problem: validate.errors?.[0] as AjvProblem | undefined, data };
   };
   return Object.assign(check, { schema });
 }
 
 type Ajv = InstanceType<typeof import('ajv/dist/2020.js').Ajv2020>;
+
+/** The regex an Ajv tested last, and on what: named when the time limit stops a check. */
+interface RegexWatch {
+  pattern?: string;
+  text?: string;
+}
+
+const watches = new WeakMap<Ajv, RegexWatch>();
+
+/** Why a check was stopped: the pattern being tested, and the input it was testing when that input is a top-level string. */
+function stoppedCheck(error: TimeLimitError, watch: RegexWatch | undefined, data: Record<string, unknown>): string {
+  const limit = `${error.limitMs / 1000} s`;
+  if (watch?.pattern === undefined || watch.text === undefined) return `checking them ran for more than ${limit} and was stopped`;
+  const text = watch.text;
+  const input = Object.entries(data).find(([, value]) => value === text)?.[0];
+  const on = input === undefined ? `a text of ${text.length} characters` : `input "${input}" (${text.length} characters)`;
+  return `its pattern ${JSON.stringify(watch.pattern)} ran for more than ${limit} on ${on} and was stopped (a pattern that backtracks without end never finishes)`;
+}
 
 /**
  * The Ajv that compiles the plain schemas (isPlain2020) of every workflow of the run: one Ajv per
@@ -81,7 +131,26 @@ let sharedAjv: Promise<Ajv> | undefined;
 async function newAjv(checksSchemas: boolean): Promise<Ajv> {
   const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
   const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
-  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: checksSchemas });
+  // Every regex the schema tests goes through this engine, which notes what it tests: when the time
+  // limit stops a check, the message names the pattern and the input.
+  const watch: RegexWatch = {};
+  const regExp = Object.assign(
+    (pattern: string, flags: string) => {
+      const compiled = new RegExp(pattern, flags);
+      return {
+        test(text: string): boolean {
+          watch.pattern = pattern;
+          watch.text = text;
+          return compiled.test(text);
+        },
+        // Ajv keeps one engine object per distinct toString().
+        toString: () => compiled.toString(),
+      };
+    },
+    { code: 'new RegExp' },
+  );
+  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: checksSchemas, code: { regExp } });
+  watches.set(ajv, watch);
   addFormats(ajv);
   // Arazzo's (OpenAPI's) numeric formats, and password, a string shown as such.
   ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });

@@ -158,7 +158,8 @@ export async function attachCallInputChecks(doc: LoadedDocument, run: PreparedRu
       if (!check) continue;
       programs[index]!.callInputs = (inputs) => {
         const checked = check(inputs);
-        return 'inputs' in checked ? checked : { reason: callInputsProblem(key, checked.problem) };
+        if ('inputs' in checked) return checked;
+        return { reason: 'stopped' in checked ? `workflow "${key}": its inputs schema could not check the inputs: ${checked.stopped}` : callInputsProblem(key, checked.problem) };
       };
     }
   }

@@ -33,6 +33,35 @@ describe('JSONPath regex functions', () => {
     expect(Date.now() - started).toBeLessThan(3500);
   });
 
+  it('gives all the tests of one evaluation one time limit: a pattern just under the limit on each string stops after the limit in all (issue 23, item 12)', async () => {
+    // Each test takes 300 ms of the limit it is given, as (a+)+b on 23 characters did on a slow
+    // machine: before, 50 strings cost 50 full tests (15 s, past SIGTERM), one limit each.
+    const limits: Array<number | undefined> = [];
+    const slow: RegexTester = {
+      test(_pattern, _text, limitMs) {
+        limits.push(limitMs);
+        const allowed = limitMs ?? 1000;
+        const until = performance.now() + Math.min(300, allowed);
+        while (performance.now() < until) {
+          // busy, as a backtracking regex is
+        }
+        return allowed < 300 ? { holds: false, stopped: true, reason: 'stopped' } : { holds: false };
+      },
+    };
+    const warnings: string[] = [];
+    const { jsonpath } = await loadCriterionLibraries(['jsonpath'], { regex: slow, warn: (message) => warnings.push(message) });
+    const query = compileJsonPath(jsonpath!, `$[?search(@, '(a+)+b')]`);
+    const started = Date.now();
+    expect(jsonPathValues(query, Array.from({ length: 50 }, () => 'a'.repeat(23)))).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(limits.length).toBeLessThanOrEqual(5);
+    expect(limits.every((limit) => limit !== undefined && limit <= 1000)).toBe(true);
+    expect(warnings).toEqual([`jsonpath search(): the regexes of this evaluation ran for more than 1 s in all and were stopped; the pattern is not run again in this run`]);
+    // The next evaluation has a whole limit of its own.
+    expect(jsonPathValues(compileJsonPath(jsonpath!, `$[?search(@, 'x')]`), ['x'])).toEqual([]);
+    expect(limits.at(-1)).toBe(1000);
+  });
+
   it('keeps RFC 9535 semantics: match() is anchored, search() is not, . skips line breaks, a non-I-Regexp does not match', async () => {
     const { jsonpath } = await loadCriterionLibraries(['jsonpath'], { regex });
     const values = (q: string, data: unknown) => jsonPathValues(compileJsonPath(jsonpath!, q), data);
