@@ -11,6 +11,8 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readBoundedText } from '../arazzo/read-bounded.js';
 import { openForReading } from '../arazzo/open-for-reading.js';
+import { findDuplicateKey } from '../arazzo/find-duplicate-key.js';
+import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { didYouMean } from '../arazzo/suggest.js';
 import { ToolError } from '../errors/tool-error.js';
 import { projectFolder } from '../openapi/project-folder.js';
@@ -101,9 +103,12 @@ type Node = { value: unknown; line: number };
 
 /** Parses and checks the text; every value is checked before any is used. */
 async function checkSettings(text: string, file: string, project: string): Promise<Omit<ProjectSettings, 'file' | 'project'>> {
-  const { LineCounter, parseDocument, isMap, isScalar, isSeq } = await import('yaml');
+  const { LineCounter, parseDocument, isMap, isScalar, isSeq } = yamlLibrary();
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
+  // Duplicate keys are found in linear time (the library's own check is quadratic).
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false });
+  const duplicate = findDuplicateKey(doc);
+  if (duplicate !== undefined) throw new ProjectSettingsError(file, lines.linePos(duplicate.offset).line, `the key ${JSON.stringify(String(duplicate.key))} is given twice`);
   const fail = (line: number | undefined, message: string): never => {
     throw new ProjectSettingsError(file, line, message);
   };

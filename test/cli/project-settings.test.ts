@@ -77,6 +77,10 @@ describe('tool.config.yaml', () => {
       expect(result.stderr).toContain('error: ../tool.config.yaml:2: unknown key "runer" (did you mean "runner"?)');
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
+    const twice = await repository('twice', 'retry: 1\nretry: 2\n');
+    const duplicate = await run(twice);
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toContain('../tool.config.yaml:2: the key "retry" is given twice');
     const badValue = await repository('bad-value', 'timeout: soon\n');
     const result = await run(badValue);
     expect(result.code).toBe(2);
