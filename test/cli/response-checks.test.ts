@@ -106,6 +106,13 @@ for (const spec of ['checks-30.openapi.yaml', 'checks-31.openapi.yaml']) {
       expect(whole.stderr).toContain('warning: step "getPet": response body must be object (type) — GET /pets/{id} 200 application/json');
     });
 
+    it('prints the warnings with --quiet too, without the progress lines', async () => {
+      const r = await run(['--workflow', 'fetchPet', '--quiet'], WRONG_BODY);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('warning: step "getPet": response body /id must be integer (type) — GET /pets/{id} 200 application/json');
+      expect(r.stderr).not.toContain('✓');
+    });
+
     it('checks nothing in a dry run', async () => {
       const r = await run(['--workflow', 'fetchPet', '--dry-run', '--checks', 'fail'], WRONG_BODY);
       expect(r.code).toBe(0);
