@@ -21,7 +21,7 @@ export interface ParsedStore {
 }
 
 /** Bumped whenever the serialised shape changes; the tool version is part of the key too (a new parser may index differently). */
-const PARSED_FORMAT = 4;
+const PARSED_FORMAT = 5;
 
 /**
  * The parsed-index store in `dir`; one file per location, replaced when its source changes.
@@ -82,6 +82,7 @@ function toDescription(raw: unknown, location: string): OpenApiDescription | und
     servers: d.servers,
     operations,
     ...(unnamed !== undefined ? { unnamedOperations: unnamed as Operation[] } : {}),
+    ...(isObject(d.responseSchemas) ? { responseSchemas: d.responseSchemas } : {}),
   };
 }
 
@@ -98,6 +99,10 @@ function isOperation(value: unknown, operationId: unknown): value is Operation {
     Array.isArray(op.parameters) &&
     Array.isArray(op.pathTemplate)
   );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function isStringArray(value: unknown): value is string[] {

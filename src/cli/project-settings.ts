@@ -51,12 +51,13 @@ export interface ProjectSettings {
   retry?: Sourced<number>;
   timeout?: Sourced<number>;
   maxSteps?: Sourced<number>;
+  checks?: Sourced<'off' | 'warn' | 'fail'>;
   /** Report paths (absolute, inside the project). */
   reports?: Sourced<{ report?: string; har?: string; junit?: string }>;
   silence?: Sourced<Silenced[]>;
 }
 
-export const SETTING_KEYS = ['runner', 'allowRead', 'allowRefHosts', 'bind', 'retry', 'timeout', 'maxSteps', 'reports', 'silence'] as const;
+export const SETTING_KEYS = ['runner', 'allowRead', 'allowRefHosts', 'bind', 'retry', 'timeout', 'maxSteps', 'checks', 'reports', 'silence'] as const;
 
 /** A settings file that is not what it must be: exit 2, naming the file, line and key. */
 export class ProjectSettingsError extends ToolError {
@@ -177,6 +178,10 @@ async function checkSettings(text: string, file: string, project: string): Promi
         break;
       case 'maxSteps':
         out.maxSteps = { value: count(key, node, 1, 100_000_000), line };
+        break;
+      case 'checks':
+        if (node.value !== 'off' && node.value !== 'warn' && node.value !== 'fail') fail(line, 'checks must be off, warn or fail');
+        out.checks = { value: node.value as 'off' | 'warn' | 'fail', line };
         break;
       case 'reports': {
         const value = node.value;

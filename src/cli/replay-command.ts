@@ -40,6 +40,7 @@ export class ReplayCommand extends ToolCommand {
   verbose = Option.Boolean('--verbose', false, { description: "Print every step's replayed request and response (secrets as ***)" });
 
   quiet = workflowRunOptions.quiet();
+  checks = workflowRunOptions.checks();
 
   maxSteps = Option.String('--tool-max-steps', { description: 'Cap on step runs, retries and goto revisits included (default 10000)' });
 

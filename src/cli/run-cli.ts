@@ -191,6 +191,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--spec': 'file|url',
   '--level': 'level',
   '--tool-runner': 'v1|v2',
+  '--checks': 'off|warn|fail',
   '--tool-body-limit': 'bytes',
   '--tool-allow-ref-host': 'host',
   '--tool-allow-read': 'folder',

@@ -50,6 +50,7 @@ export class RunCommand extends ToolCommand {
   verbose = Option.Boolean('--verbose', false, { description: "Print how each source is bound (API, base URL, auth) before running, and every step's request and response (secrets as ***)" });
 
   quiet = workflowRunOptions.quiet();
+  checks = workflowRunOptions.checks();
 
   maxSteps = Option.String('--tool-max-steps', { description: 'Cap on step runs, retries and goto revisits included (default 10000); in v2, across nested, dependency and transferred workflows' });
 

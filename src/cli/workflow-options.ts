@@ -19,6 +19,11 @@ export const workflowRunOptions = {
       validator: t.isEnum(['json', 'yaml'] as const),
     }),
   quiet: () => Option.Boolean('--quiet,-q', false, { description: 'No progress lines; only warnings and errors on stderr' }),
+  checks: () =>
+    Option.String('--checks', {
+      description: "Compare each step's response with its operation in the description (status, content type, body schema): off, warn (a warning per mismatch; the default) or fail (the step fails, and its onFailure actions apply)",
+      validator: t.isEnum(['off', 'warn', 'fail'] as const),
+    }),
   allowRefHosts: () =>
     Option.Array('--tool-allow-ref-host', [], { description: "A host the descriptions' http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" }),
   allowRead: () => Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" }),
@@ -38,6 +43,8 @@ export interface SharedRunFlags {
   output: 'json' | 'yaml';
   verbose: boolean;
   quiet: boolean;
+  /** Undefined when not given: the project's `checks`, else warn. */
+  checks: 'off' | 'warn' | 'fail' | undefined;
   /** Undefined when not given: the project's `maxSteps`, else 10000. */
   maxSteps: string | undefined;
   maxDepth: string;
@@ -65,6 +72,7 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     output: flags.output,
     verbose: flags.verbose,
     quiet: flags.quiet,
+    checks: flags.checks ?? settings.checks?.value ?? 'warn',
     maxSteps: flags.maxSteps !== undefined ? parseCount('--tool-max-steps', flags.maxSteps, 1, 100_000_000) : (settings.maxSteps?.value ?? 10_000),
     // Each nested call holds stack frames until it ends: 2000 calls overflowed Node's stack, 1000 did not.
     maxDepth: parseCount('--tool-max-depth', flags.maxDepth, 1, MAX_CALL_DEPTH),

@@ -16,6 +16,8 @@ import { applyReplacements, ReplacementError, replacesXml } from '../plan/apply-
 import type { StepProgram } from '../plan/compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from '../plan/evaluate-criteria.js';
 import { explainCriteria } from './explain-criteria.js';
+import type { ResponseChecker } from './check-response.js';
+import { checkReason } from '../observe/response-checks.js';
 import type { StepExchange } from '../observe/explain-lines.js';
 import { judgeCall, notGivenOptional, prepareCall, shownStepId } from './execute-call.js';
 import { evaluateOutputs } from '../plan/output-values.js';
@@ -33,6 +35,8 @@ export interface StepExecutorDeps {
   onExchange?: (stepId: string, exchange: StepExchange) => void;
   /** Milliseconds since some origin; injected so tests and traces agree. */
   now?: () => number;
+  /** --checks warn|fail: compares each response with the operation's declared responses (absent: off, or a dry run). */
+  checkResponse?: ResponseChecker;
 }
 
 /** Runs one step body: render, build, send (or print, in dry-run), judge the success criteria, evaluate outputs. */
@@ -113,14 +117,16 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       method: request.method,
     };
     const verdict = judgeResponse(program, ctx, response.status);
-    const reason = verdict.reason;
+    const checks = deps.checkResponse ? await deps.checkResponse(program, response) : undefined;
+    // --checks fail: a mismatch fails a step its criteria passed (a failed criterion stays the reason).
+    const reason = verdict.reason ?? (checks?.mode === 'fail' && checks.mismatches.length > 0 ? checkReason(checks) : undefined);
     const ok = reason === undefined;
     const outputs = ok ? evaluateOutputs(program.outputs, ctx) : {};
-    deps.reporter.stepDone(shown, request, response, ok, reason);
+    deps.reporter.stepDone(shown, request, response, ok, reason, checks);
     // The explanation is gathered only for a failure (or --verbose, or a report), and its operands only when shown.
     if (!ok || deps.verbose || deps.onExchange) {
       const missIndex = verdict.miss === undefined ? undefined : program.successCriteria.indexOf(verdict.miss.criterion);
-      const exchange: StepExchange = { request, response, ok, criteria: () => explainCriteria(program.successCriteria, ctx, missIndex) };
+      const exchange: StepExchange = { request, response, ok, criteria: () => explainCriteria(program.successCriteria, ctx, missIndex), ...(checks ? { checks } : {}) };
       if (!ok || deps.verbose) deps.reporter.exchange(shown, exchange);
       deps.onExchange?.(shown, exchange);
     }

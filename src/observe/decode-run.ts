@@ -119,9 +119,9 @@ export function executorEvents(bus: RunEvents, inner?: StepReporter): { reporter
       bus.emit({ type: 'request.dryRun', stepId, request });
       inner?.dryRun(stepId, request);
     },
-    stepDone(stepId, request, response, ok, reason) {
-      if (bus.wants('step.response')) bus.emit(withOptional({ type: 'step.response', stepId, request, ok }, { response, reason }));
-      inner?.stepDone(stepId, request, response, ok, reason);
+    stepDone(stepId, request, response, ok, reason, checks) {
+      if (bus.wants('step.response')) bus.emit(withOptional({ type: 'step.response', stepId, request, ok }, { response, reason, checks }));
+      inner?.stepDone(stepId, request, response, ok, reason, checks);
     },
     stepFailedEarly(stepId, reason) {
       bus.emit({ type: 'step.failedEarly', stepId, reason });

@@ -8,6 +8,7 @@ import type { Style } from '../output/style.js';
 import { printableLine, printableText } from '../output/printable.js';
 import { isSecretName, MASK, redactRequest, redactText, secretNames, type KnownSecrets } from '../output/redact.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js';
+import { checkLines, type ResponseCheck } from './response-checks.js';
 
 /** One comparison of a simple criterion, with its operands' values (explain-criteria.ts makes them). */
 export interface Comparison {
@@ -48,6 +49,8 @@ export interface StepExchange {
   ok: boolean;
   /** The success criteria explained; called only when the lines are printed. */
   criteria?: () => CriterionExplanation[];
+  /** --checks: how the response compares with its operation; under --checks fail its mismatches explain the failure too. */
+  checks?: ResponseCheck;
 }
 
 /** An Arazzo action that fired (or a retry that hit its limit), for its one line. */
@@ -78,7 +81,14 @@ export function failureLines(exchange: StepExchange, secrets: Iterable<string>, 
     lines.push(...bodyLines(response.bytes, response.body, FAILURE_BODY_BYTES, known, 'add --verbose, and --tool-body-limit, to see more'));
   }
   lines.push(...criteriaLines(exchange.criteria?.() ?? [], known, style));
+  lines.push(...failedCheckLines(exchange.checks, known, style));
   return lines;
+}
+
+/** Under --checks fail, a line per mismatch: `✗ check: response body /id must be integer (type) — GET /pets/{id} 200 application/json`. */
+function failedCheckLines(checks: ResponseCheck | undefined, known: KnownSecrets, style: Style): string[] {
+  if (checks?.mode !== 'fail') return [];
+  return checkLines(checks).map((line) => `${INDENT}${style.red('✗')} check: ${printableLine(line, known)}`);
 }
 
 /** --verbose: the request line, headers as sent (secrets as `***`) and body, the response status, headers and body, each body at most `bodyLimit` bytes; then the criteria of a failed step. */
@@ -102,7 +112,7 @@ export function exchangeLines(exchange: StepExchange, secrets: Iterable<string>,
     }
     lines.push(...bodyLines(response.bytes, response.body, bodyLimit, known, 'raise --tool-body-limit to see more'));
   }
-  if (!exchange.ok) lines.push(...criteriaLines(exchange.criteria?.() ?? [], known, style));
+  if (!exchange.ok) lines.push(...criteriaLines(exchange.criteria?.() ?? [], known, style), ...failedCheckLines(exchange.checks, known, style));
   return lines;
 }
 

@@ -8,6 +8,7 @@ import { printableLine, printableText } from '../output/printable.js';
 import { actionLine, exchangeLines, failureLines, transportRetryLine, type ActionNote, type StepExchange } from './explain-lines.js';
 import { failureMessage } from './failure-message.js';
 import type { RunEvents } from './run-events.js';
+import { checkLines, type ResponseCheck } from './response-checks.js';
 
 /** Bytes of each body --verbose shows, unless --tool-body-limit says otherwise. */
 export const DEFAULT_BODY_LIMIT = 4096;
@@ -17,7 +18,8 @@ export interface Reporter {
   warn(message: string): void;
   info(message: string): void;
   dryRun(stepId: string, request: HttpRequest): void;
-  stepDone(stepId: string, request: HttpRequest, response: HttpResponse | undefined, ok: boolean, reason?: string): void;
+  /** `checks`: how the response compares with its operation (--checks); warn mode prints a warning per mismatch. */
+  stepDone(stepId: string, request: HttpRequest, response: HttpResponse | undefined, ok: boolean, reason?: string, checks?: ResponseCheck): void;
   stepFailedEarly(stepId: string, reason: string): void;
   /** A nested workflow step (v2) is done: the workflow it called, and whether the step succeeded. */
   callDone(stepId: string, workflowId: string, ok: boolean, reason?: string): void;
@@ -38,7 +40,7 @@ export function narrateOnStderr(bus: RunEvents, reporter: Reporter): void {
   bus.on('warning', (event) => reporter.warn(event.message));
   bus.on('info', (event) => reporter.info(event.message));
   bus.on('request.dryRun', (event) => reporter.dryRun(event.stepId, event.request));
-  bus.on('step.response', (event) => reporter.stepDone(event.stepId, event.request, event.response, event.ok, event.reason));
+  bus.on('step.response', (event) => reporter.stepDone(event.stepId, event.request, event.response, event.ok, event.reason, event.checks));
   bus.on('step.failedEarly', (event) => reporter.stepFailedEarly(event.stepId, event.reason));
   bus.on('call.ended', (event) => reporter.callDone(event.stepId, event.workflowId, event.ok, event.reason));
   bus.on('step.explained', (event) => reporter.exchange(event.stepId, event.exchange));
@@ -91,9 +93,17 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
       remember(request);
       write(formatDryRun(stepId, request, known));
     },
-    stepDone(stepId, request, response, ok, reason) {
+    stepDone(stepId, request, response, ok, reason, checks) {
       remember(request);
       held = undefined;
+      // Warnings are printed with --quiet too; --checks fail words its mismatches in the failure's explanation instead.
+      const checkWarnings = () => {
+        if (checks === undefined) return;
+        if (checks.mode === 'warn') for (const line of checkLines(checks)) write(`${style.yellow('warning:')} step "${printableLine(stepId)}": ${printableLine(line, values)}`);
+        for (const note of checks.notes) progress(`  ${style.dim('note:')} step "${printableLine(stepId)}": ${printableLine(note, values)} — ${printableLine(checks.against, values)}`);
+      };
+      // Before the progress line, as transport retries are: the explanation stays right under it.
+      checkWarnings();
       // Redacting and formatting a line nobody sees is a cost paid on every step of a quiet run.
       if (opts.quiet) return;
       const shown = redactRequest(request, known);

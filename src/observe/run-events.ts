@@ -5,6 +5,7 @@
  * a string-literal `type` and plain fields. Each run makes its own bus (createRunEvents) and hands
  * it to the observers it starts; nothing here is module-level state.
  */
+import type { ResponseCheck } from './response-checks.js';
 import type { ActionMeta, StepOutcome, WorkflowContext } from '../../machines/types.js';
 import type { HttpRequest, HttpResponse, TransportRetry } from '../http/types.js';
 import type { StepExchange } from './explain-lines.js';
@@ -128,6 +129,8 @@ export interface StepAnswered {
   response?: HttpResponse;
   ok: boolean;
   reason?: string;
+  /** --checks warn|fail: how the response compares with the operation's declared responses. */
+  checks?: ResponseCheck;
 }
 
 /** A step failed before sending anything (an expression, a body, a nested call's inputs). */

@@ -84,7 +84,20 @@ function operationOf(
     pathTemplate: compilePathTemplate(path),
     ...acceptOf(op.responses),
     ...(declaresRedirect(op.responses) ? { answersRedirect: true as const } : {}),
+    ...responsesOf(op.responses),
   };
+}
+
+/** Each declared status (`200`, `2XX`, `default`) with its media types, as written; nothing when none are declared. */
+function responsesOf(raw: unknown): Pick<Operation, 'responses'> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const responses: Record<string, string[]> = {};
+  for (const [status, response] of Object.entries(raw)) {
+    if (!/^(?:[1-5](?:\d\d|XX)|default)$/i.test(status) || response === null || typeof response !== 'object') continue;
+    const content = (response as { content?: unknown }).content;
+    responses[status] = content !== null && typeof content === 'object' && !Array.isArray(content) ? Object.keys(content) : [];
+  }
+  return Object.keys(responses).length > 0 ? { responses } : {};
 }
 
 /** Whether the responses declare a 3xx status (`302`, `3XX`). */

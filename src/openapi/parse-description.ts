@@ -2,6 +2,7 @@ import { containsRef, dereference, type DereferenceOptions } from './dereference
 import { DescriptionError } from './errors.js';
 import { indexOperations } from './index-operations.js';
 import { parseText } from './parse-text.js';
+import { collectResponseSchemas } from './response-schemas.js';
 import { serverUrls } from './servers.js';
 import type { OpenApiDescription, Operation } from './types.js';
 
@@ -28,6 +29,7 @@ export async function parseDescription(text: string, location: string, options: 
   const info = doc.info as { title?: unknown } | undefined;
   const unnamed: Operation[] = [];
   const operations = indexOperations(doc, location, servers, unnamed);
+  const responseSchemas = responseSchemasOf(doc, [...operations.values(), ...unnamed]);
   return {
     location,
     version,
@@ -35,7 +37,23 @@ export async function parseDescription(text: string, location: string, options: 
     servers,
     operations,
     ...(unnamed.length > 0 ? { unnamedOperations: unnamed } : {}),
+    ...(responseSchemas ? { responseSchemas } : {}),
   };
+}
+
+/**
+ * The response schemas response checks read, or undefined: none declared, or a graph made cyclic
+ * by dereferencing (a recursive schema a parameter also uses), which a validator could not compile.
+ */
+function responseSchemasOf(doc: Record<string, unknown>, operations: Operation[]): Record<string, unknown> | undefined {
+  const schemas = collectResponseSchemas(doc, operations);
+  if (schemas === undefined) return undefined;
+  try {
+    JSON.stringify(schemas);
+    return schemas;
+  } catch {
+    return undefined;
+  }
 }
 
 function checkVersion(doc: Record<string, unknown>, location: string): string {

@@ -41,6 +41,12 @@ export interface Operation {
   accept?: string;
   /** The operation declares a 3xx response (`302`, `3XX`): a request to it does not follow redirects, so the 3xx is its answer. */
   answersRedirect?: true;
+  /**
+   * The declared responses, for response checks: status key as written (`200`, `2XX`, `default`)
+   * to its media types as written (empty: it declares no content). A media type's schema, when it
+   * has one, is in the description's `responseSchemas` at `<pointer>/responses/<status>/content/<type>/schema`.
+   */
+  responses?: Record<string, string[]>;
 }
 
 export interface OpenApiDescription {
@@ -54,4 +60,10 @@ export interface OpenApiDescription {
   operations: Map<string, Operation>;
   /** Operations without an operationId (named `<METHOD> <path>`): only an operationPath reaches them. Absent when there are none. */
   unnamedOperations?: Operation[];
+  /**
+   * The response schemas of the operations, at their pointers in the description, with the
+   * `#/…` targets their `$ref`s reach (copied at theirs): a sparse copy of the description that
+   * response checks compile lazily. Absent when no response declares a schema.
+   */
+  responseSchemas?: Record<string, unknown>;
 }

@@ -129,8 +129,6 @@ let sharedAjv: Promise<Ajv> | undefined;
 
 /** An Ajv with tool's options and formats; `checksSchemas`: it checks each schema against its meta-schema itself (compiling that meta-schema first, ~80 ms). */
 async function newAjv(checksSchemas: boolean): Promise<Ajv> {
-  const Ajv2020 = unwrap<typeof import('ajv/dist/2020.js').Ajv2020>(await import('ajv/dist/2020.js'));
-  const addFormats = unwrap<typeof import('ajv-formats').default>(await import('ajv-formats'));
   // Every regex the schema tests goes through this engine, which notes what it tests: when the time
   // limit stops a check, the message names the pattern and the input.
   const watch: RegexWatch = {};
@@ -149,15 +147,9 @@ async function newAjv(checksSchemas: boolean): Promise<Ajv> {
     },
     { code: 'new RegExp' },
   );
-  const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, validateSchema: checksSchemas, code: { regExp } });
+  const library = await import('./ajv-library.js');
+  const ajv = await library.newAjv('2020-12', { allErrors: false, useDefaults: true, strict: false, validateSchema: checksSchemas, code: { regExp } });
   watches.set(ajv, watch);
-  addFormats(ajv);
-  // Arazzo's (OpenAPI's) numeric formats, and password, a string shown as such.
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
-  ajv.addFormat('float', { type: 'number', validate: (n: number) => Number.isFinite(n) });
-  ajv.addFormat('double', { type: 'number', validate: (n: number) => Number.isFinite(n) });
-  ajv.addFormat('password', { type: 'string', validate: () => true });
   return ajv;
 }
 
@@ -328,12 +320,4 @@ function located(doc: LoadedDocument, pointer: string): string {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-// ajv and ajv-formats are CommonJS: Node hands their export as `default`, sometimes wrapped once more.
-function unwrap<T>(module: unknown): T {
-  let value = module as { default?: unknown };
-  // A function (Ajv's class) is the export itself, though it also has itself as `default`.
-  for (let hops = 0; hops < 3 && typeof value === 'object' && value !== null && value.default !== undefined; hops++) value = value.default as { default?: unknown };
-  return value as T;
 }

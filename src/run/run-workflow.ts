@@ -36,6 +36,7 @@ import type { ReportTargets, RunReports } from '../observe/report/run-reports.js
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
+import type { ChecksMode } from '../execute/check-response.js';
 
 export interface RunOptions {
   file: string;
@@ -79,6 +80,8 @@ export interface RunOptions {
   stringInputs?: readonly string[];
   /** --report, --har, --junit: files about the run, opened before anything is sent and written when it ends (src/observe/report/). */
   reports?: ReportTargets;
+  /** --checks: compare each step's response with its operation's declared responses (default warn; a dry run checks nothing). */
+  checks?: ChecksMode;
 }
 
 export interface RunIO {
@@ -148,7 +151,11 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     events.on('step.response', ({ request }) => request.auth?.secretValues?.().forEach((value) => credentials.add(value)));
     const inspect = inspectionDecoder(events);
     const { reporter: stepReporter, onExchange } = executorEvents(events);
-    const executorFor = (programs: StepProgram[]) => createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}) });
+    // Response checks (loaded here, as the run starts; Ajv only for the first schema a response meets).
+    const mode = opts.checks ?? 'warn';
+    const checkResponse = mode === 'off' || opts.dryRun ? undefined : await (await import('../execute/check-response.js')).createResponseChecker(mode);
+    const executorFor = (programs: StepProgram[]) =>
+      createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}), ...(checkResponse ? { checkResponse } : {}) });
     const ran = compiled.run
       ? await runV2(compiled.run, executorFor, { inputs: compiled.inputs, maxSteps: opts.maxSteps, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH, signal: io.signal, inspect })
       : asWorkflowsRun(await runMachine(compileWorkflow(plan, compiled.judge, executorFor(compiled.programs)), { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect));

@@ -15,6 +15,7 @@ const DEFAULTS: Record<(typeof SETTING_KEYS)[number], unknown> = {
   retry: 2,
   timeout: 30,
   maxSteps: 10_000,
+  checks: 'warn',
   reports: {},
   silence: [],
 };

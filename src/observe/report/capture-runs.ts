@@ -14,6 +14,7 @@ import type { CriterionExplanation } from '../explain-lines.js';
 import { actionLine, failureLines, type ActionNote, type StepExchange } from '../explain-lines.js';
 import { createActionNarrator, type NarratedProgram, type NarratedWorkflows } from '../narrate-actions.js';
 import type { RunEvents } from '../run-events.js';
+import { mismatchLine, type ResponseCheck, type ResponseMismatch } from '../response-checks.js';
 
 export type { NarratedWorkflows };
 import { bodyExcerpt, maskJson, operandText, type BodyExcerpt } from './mask-values.js';
@@ -71,6 +72,19 @@ export interface ActionView {
   line: string;
 }
 
+/** The response checks of a step run, redacted (docs/reports.md). */
+export interface CheckView {
+  mode: 'warn' | 'fail';
+  /** `GET /pets/{id} 200 application/json`: the operation and the declared response the response was checked against. */
+  against: string;
+  /** At most 5; `check` is `status`, `contentType` or `schema`, a schema mismatch has its `pointer` and `keyword`; `line` is the stderr wording. */
+  mismatches: Array<ResponseMismatch & { line: string }>;
+  /** Mismatches found beyond those listed. */
+  more: number;
+  /** What was not checked, and why. */
+  notes?: string[];
+}
+
 /** One step run, redacted. */
 export interface StepRun {
   /** 1 for the run's first step run. */
@@ -90,6 +104,8 @@ export interface StepRun {
   response?: ResponseView;
   criteria: CriterionView[];
   actions: ActionView[];
+  /** --checks warn|fail: how the response compares with its operation in the description. */
+  checks?: CheckView;
   /** A failed run: the lines stderr explains it with (its request, response and criteria). */
   explanation?: string[];
   outputs?: Record<string, unknown>;
@@ -221,10 +237,11 @@ export function createRunCapture(options: CaptureOptions): RunCapture {
         remember(request);
         add(stepId, { ok: false, status: 0, dryRun: true, request: requestView(request, undefined) });
       });
-      bus.on('step.response', ({ stepId, request, response, ok, reason }) => {
+      bus.on('step.response', ({ stepId, request, response, ok, reason, checks }) => {
         remember(request, response?.requestHeaders);
         const run = add(stepId, { ok, status: response?.status ?? 0, dryRun: false, ...(response ? { durationMs: response.durationMs } : {}) });
         if (!ok && reason !== undefined) run.reason = printableLine(reason, knownFor(request));
+        if (checks !== undefined) run.checks = checkView(checks, knownFor(request));
         run.request = requestView(request, response?.requestHeaders);
         if (response) run.response = responseView(request, response);
         open.set(stepId, run);
@@ -242,6 +259,23 @@ export function createRunCapture(options: CaptureOptions): RunCapture {
     },
     known: () => ({ values }),
   };
+}
+
+/** A check's view: every text from the server made printable and masked. */
+function checkView(check: ResponseCheck, known: KnownSecrets): CheckView {
+  const view: CheckView = {
+    mode: check.mode,
+    against: printableLine(check.against, known),
+    mismatches: check.mismatches.map((mismatch) => {
+      const one: ResponseMismatch & { line: string } = { check: mismatch.check, message: printableLine(mismatch.message, known), line: printableLine(mismatchLine(check, mismatch), known) };
+      if (mismatch.pointer !== undefined) one.pointer = printableLine(mismatch.pointer, known);
+      if (mismatch.keyword !== undefined) one.keyword = mismatch.keyword;
+      return one;
+    }),
+    more: check.more,
+  };
+  if (check.notes.length > 0) view.notes = check.notes.map((note) => printableLine(note, known));
+  return view;
 }
 
 /**
@@ -272,7 +306,7 @@ export function mergeRecords(runs: readonly StepRun[], records: readonly StepRec
 
 /** The run's fields in the order of docs/reports.md, numbered `n`; absent ones left out. */
 function ordered(run: StepRun, n: number): StepRun {
-  const { stepId, ok, status, dryRun, reason, failedVia, startedAt, durationMs, transportRetries, request, response, criteria, actions, explanation, outputs } = run;
+  const { stepId, ok, status, dryRun, reason, failedVia, startedAt, durationMs, transportRetries, request, response, criteria, checks, actions, explanation, outputs } = run;
   const present = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
   return {
     run: n,
@@ -284,6 +318,7 @@ function ordered(run: StepRun, n: number): StepRun {
     transportRetries,
     ...present({ request, response }),
     criteria,
+    ...present({ checks }),
     actions,
     ...present({ explanation, outputs }),
   };

@@ -10,7 +10,7 @@ import { isSecretName, MASK, redactRequest, redactText, type KnownSecrets } from
 import { encodedForms } from '../../output/secret-forms.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { VERSION } from '../../version.js';
-import type { RawExchange } from './capture-runs.js';
+import type { CheckView, RawExchange } from './capture-runs.js';
 
 export interface HarHeader {
   name: string;
@@ -53,6 +53,10 @@ export interface HarEntry {
   _transportRetries: number;
   /** The URL the response came from, after redirects, when it is not the request's. */
   _finalUrl?: string;
+  /** --checks: the mismatches between the response and its operation, one per line (HAR 1.2's free-text field). */
+  comment?: string;
+  /** --checks: the same as data, as in --report's `checks`. */
+  _checks?: CheckView;
 }
 
 /** The start of a HAR file up to its first entry; entries follow, separated by `,\n`, then harTail(). */
@@ -82,6 +86,11 @@ export function harEntry(exchange: RawExchange): HarEntry {
     _transportRetries: response?.retries ?? 0,
   };
   if (response !== undefined && response.url !== request.url) entry._finalUrl = redactText(response.url, known);
+  const checks = exchange.run.checks;
+  if (checks !== undefined && (checks.mismatches.length > 0 || checks.notes !== undefined)) {
+    entry.comment = [...checks.mismatches.map((mismatch) => `${checks.mode === 'fail' ? 'check failed' : 'check warning'}: ${mismatch.line}`), ...(checks.more > 0 ? [`and ${checks.more} more`] : []), ...(checks.notes ?? []).map((note) => `check note: ${note}`)].join('\n');
+    entry._checks = checks;
+  }
   return entry;
 }
 

@@ -31,6 +31,12 @@ export function buildJunit(summary: RunSummary, steps: readonly StepRun[], known
       const text = [reason, ...(step.explanation ?? []), ...actions.map((line) => `  ${line}`)].join('\n');
       testCase.outcome = { kind: 'failure', type: 'STEP_FAILED', message: reason, text };
     } else if (actions.length > 0) testCase.out = actions.join('\n');
+    // --checks warn: the mismatches are the step's output, not its failure (fail: they are in the failure's text).
+    const checks = step.checks;
+    if (checks?.mode === 'warn' && checks.mismatches.length > 0) {
+      const lines = [...checks.mismatches.map((mismatch) => `warning: ${mismatch.line}`), ...(checks.more > 0 ? [`warning: and ${checks.more} more — ${checks.against}`] : [])];
+      testCase.out = [...(testCase.out === undefined ? [] : [testCase.out]), ...lines].join('\n');
+    }
     return testCase;
   });
   const workflowCase = unexplained(summary, steps, known);

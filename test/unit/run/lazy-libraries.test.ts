@@ -16,12 +16,13 @@ const LOADERS: Record<string, string> = {
   'json-p3': 'src/expressions/criterion-libraries.ts',
   fontoxpath: 'src/expressions/criterion-libraries.ts',
   '@xmldom/xmldom': 'src/expressions/criterion-libraries.ts',
-  'ajv/dist/2020.js': 'src/plan/input-schema.ts',
-  'ajv-formats': 'src/plan/input-schema.ts',
+  'ajv/dist/2020.js': 'src/plan/ajv-library.ts',
+  'ajv/dist/ajv.js': 'src/plan/ajv-library.ts',
+  'ajv-formats': 'src/plan/ajv-library.ts',
 };
 
 /** Modules that run only for v2: nothing may import them statically (type-only imports erase), but one another. */
-const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/plan/input-schema.ts', 'src/plan/json-schema-meta.generated.ts', 'src/arazzo/check-v2.ts'];
+const V2_ONLY = ['src/expressions/criterion-libraries.ts', 'src/plan/input-schema.ts', 'src/plan/ajv-library.ts', 'src/plan/json-schema-meta.generated.ts', 'src/arazzo/check-v2.ts'];
 
 /**
  * A part of a library a v2-only module may import statically: the meta-schema validator compiled at
