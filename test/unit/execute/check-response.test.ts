@@ -90,6 +90,15 @@ describe('checkResponse', () => {
     expect((await check(d, jsonString))!.mismatches).toEqual([{ check: 'schema', pointer: '', keyword: 'type', message: 'response body must be array (type)' }]);
   });
 
+  it('stops a description pattern that backtracks on the body after the time limit, with a note', async () => {
+    const d = await parseDescription(DESCRIPTION('3.1.0').replace('id: { type: integer, minimum: 1, exclusiveMinimum: true }', () => "id: { type: string, pattern: '^(a|a)+$' }"), '/d.yaml');
+    const started = Date.now();
+    const verdict = await check(d, response(200, 'application/json', [{ id: `${'a'.repeat(40)}b` }]));
+    expect(verdict!.notes).toEqual([expect.stringMatching(/checking the body against its schema it ran for more than 1 s and was stopped/)]);
+    // Without the limit, 2^40 backtracking steps: far longer than any test runs.
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
   it('notes once a schema it cannot compile, and checks the rest', async () => {
     const extra = `
   /broken:
