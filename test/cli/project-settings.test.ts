@@ -62,6 +62,12 @@ describe('tool.config.yaml', () => {
     expect(capped.code).not.toBe(0);
   });
 
+  it('matches its JSON Schema: every key the reader takes is in docs/schemas/tool.config.schema.json', async () => {
+    const schema = JSON.parse(await readFile(new URL('../../docs/schemas/tool.config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, unknown> };
+    const { SETTING_KEYS } = await import('../../src/cli/project-settings.js');
+    expect(Object.keys(schema.properties).sort()).toEqual([...SETTING_KEYS].sort());
+  });
+
   it('accepts {} and an empty file', async () => {
     for (const [name, text] of [['empty-map', '{}\n'], ['empty-file', '']] as const) {
       const repo = await repository(name, text);
