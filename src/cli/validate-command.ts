@@ -18,16 +18,19 @@ export class ValidateCommand extends ToolCommand {
       With \`--tool-runner v2\` (or TOOL_RUNNER=v2), the document is checked for the v2 runner: regex, jsonpath and xpath criteria are compiled (a syntax error is an error), and constructs v2 will run but this version does not yet are warnings that say so (docs/arazzo-coverage.md).
 
       Operation ids and step parameters are checked against source descriptions that are local files; remote sources are not fetched. The finding codes are listed in docs/cli.md.
+
+      Several files (or globs, with \`*\`, \`?\` and \`**\`, expanded by tool when the shell did not) are validated one after the other, each with its findings and summary line, then a line counting them; the exit code is 10 if any is invalid, 2 if any could not be read. With \`--output json\`, several files print a JSON array of the records.
     `,
     examples: [
       ['Validate a workflow document', '$0 arazzo validate flow.arazzo.yaml'],
+      ['Validate every document of a folder (a summary line per file)', "$0 arazzo validate 'workflows/**/*.arazzo.yaml'"],
       ['Print the findings as JSON', '$0 arazzo validate flow.arazzo.yaml --output json'],
       ['Fail on warnings too (for CI)', '$0 arazzo validate flow.arazzo.yaml --strict'],
       ['Check the document for the v2 runner', '$0 arazzo validate flow.arazzo.yaml --tool-runner v2'],
     ],
   });
 
-  file = Option.String({ name: 'file', required: true });
+  files = Option.Rest({ name: 'file', required: 1 });
 
   output = Option.String('--output', 'text', {
     description: 'Output format: text (compiler-style lines) or json',

@@ -6,7 +6,9 @@ import type { RunnerProfile } from '../../arazzo/runner-profile.js';
 import { configPaths } from '../../config/paths.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { styleFor } from '../../output/style.js';
+import { printableLine } from '../../output/printable.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
+import { expandFileArguments } from '../file-globs.js';
 import { checkAllowReadFolders } from '../allow-read-folders.js';
 import { EXIT } from '../exit-codes.js';
 import { readProjectSettings, runnerFlag, silencer } from '../project-settings.js';
@@ -17,21 +19,51 @@ import type { CommandIo } from './command-io.js';
 
 /** The option values of `tool arazzo validate`. */
 export interface ValidateOptions {
-  file: string;
+  files: string[];
   output: 'text' | 'json';
   strict: boolean;
   runner: string | undefined;
   allowRead: string[];
 }
 
-/** `tool arazzo validate <file>`: prints the document's findings on stdout; returns 0 when it is valid, 10 when not. Throws ToolError for a description that breaks a read rule. */
-export async function validate(options: ValidateOptions, { context }: CommandIo): Promise<number> {
+/**
+ * `tool arazzo validate <file>...`: prints each document's findings on stdout; returns 0 when every
+ * one is valid, 10 when one is not, 2 when one could not be read (its error on stderr; the others
+ * are still validated). One file throws its ToolError as it always has.
+ */
+export async function validate(options: ValidateOptions, io: CommandIo): Promise<number> {
+  const { context } = io;
+  const files = await expandFileArguments(options.files, context.cwd);
+  if (files.length === 1) return validateOne(files[0]!, options, context, (record) => context.stdout.write(`${JSON.stringify(record, null, 2)}\n`));
+  const records: unknown[] = [];
+  let valid = 0;
+  let invalid = 0;
+  let unreadable = 0;
+  for (const file of files) {
+    try {
+      const code = await validateOne(file, options, context, (record) => records.push(record));
+      if (code === EXIT.OK) valid++;
+      else invalid++;
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      unreadable++;
+      context.stderr.write(`error: ${printableLine(error.message)}\n${error.hint ? `  ${printableLine(error.hint)}\n` : ''}`);
+      records.push({ file, valid: false, error: { code: error.code, message: error.message } });
+    }
+  }
+  if (options.output === 'json') context.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+  else context.stdout.write(`${files.length} files: ${valid} valid, ${invalid} invalid${unreadable > 0 ? `, ${unreadable} not read (see stderr)` : ''}\n`);
+  return unreadable > 0 ? EXIT.USAGE : invalid > 0 ? EXIT.INVALID_DOCUMENT : EXIT.OK;
+}
+
+/** Validates one document; `json` receives its JSON record (--output json). */
+async function validateOne(file: string, options: ValidateOptions, context: ToolContext, json: (record: unknown) => void): Promise<number> {
   // The project's tool.config.yaml: its runner, allowRead folders and silenced warnings (flags win).
-  const settings = await readProjectSettings(options.file, context.cwd);
+  const settings = await readProjectSettings(file, context.cwd);
   const profile = resolveRunner(runnerFlag(options.runner, context.env, settings), context.env);
   const refused: Error[] = [];
   const prepared = await prepareDocument({
-    file: options.file,
+    file,
     cwd: context.cwd,
     env: context.env,
     profile,
@@ -52,7 +84,7 @@ export async function validate(options: ValidateOptions, { context }: CommandIo)
         },
       };
     },
-    findings: (findings, doc) => printFindings(findings, doc, profile, options, context),
+    findings: (findings, doc) => printFindings(findings, doc, profile, options, context, json),
     ...(settings.silence ? { silence: silencer(settings) } : {}),
     upTo: 'findings',
   });
@@ -60,11 +92,10 @@ export async function validate(options: ValidateOptions, { context }: CommandIo)
 }
 
 /** Findings are this command's data: every one goes to stdout. Returns whether the document is valid: no error, or no finding at all with --strict. */
-function printFindings(findings: Finding[], doc: LoadedDocument, profile: RunnerProfile, options: ValidateOptions, context: ToolContext): boolean {
+function printFindings(findings: Finding[], doc: LoadedDocument, profile: RunnerProfile, options: ValidateOptions, context: ToolContext, json: (record: unknown) => void): boolean {
   const valid = !findings.some((finding) => finding.severity === 'error' || options.strict);
   if (options.output === 'json') {
-    const record = { file: doc.file, valid, strict: options.strict, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings };
-    context.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+    json({ file: doc.file, valid, strict: options.strict, workflows: doc.model.workflows.length, sources: doc.model.sourceDescriptions.length, findings });
   } else {
     // Coloured only when stdout is a terminal.
     const style = styleFor(context.stdoutIsTTY && context.colors);
