@@ -174,9 +174,12 @@ describe('arazzo run --junit', () => {
     const suite = doc.getElementsByTagName('testsuite')[0];
     expect(suite?.getAttribute('name')).toBe('lookup');
     expect(suite?.getAttribute('tests')).toBe('3');
-    expect(suite?.getAttribute('failures')).toBe('2');
+    // The 503 the retry action absorbed is the first run's output; only the run that failed the workflow is a failure.
+    expect(suite?.getAttribute('failures')).toBe('1');
     const cases = Array.from(doc.getElementsByTagName('testcase')).map((c) => c.getAttribute('name'));
     expect(cases).toEqual(['search', 'fetch', 'fetch #2']);
+    expect(doc.getElementsByTagName('testcase')[1]?.getElementsByTagName('failure')).toHaveLength(0);
+    expect(doc.getElementsByTagName('testcase')[1]?.getElementsByTagName('system-out')[0]?.textContent).toMatch(/^failed, and the run went on \(an Arazzo action absorbed it\): HTTP 503/);
     const failure = doc.getElementsByTagName('testcase')[2]?.getElementsByTagName('failure')[0];
     expect(failure?.getAttribute('message')).toBe('HTTP 200: success criterion "$response.body#/name == \\"Rex\\"" does not hold');
     // The explanation as stderr has it: the server's text escaped for XML, its escape sequences and control characters gone.
@@ -184,6 +187,16 @@ describe('arazzo run --junit', () => {
     expect(failure?.textContent).toContain('a <b> & \\"c\\" ]]> red');
     expect(text).not.toMatch(UNPRINTABLE);
     expect(text).not.toContain(BEARER);
+  });
+});
+
+describe('arazzo run --junit after an absorbed retry', () => {
+  it('is a pass: no failure, the retried attempt in system-out', async () => {
+    const result = await lookup(['--junit', 'junit.xml'], lookupRoutes('Rex'));
+    expect(result.code).toBe(0);
+    const text = read('junit.xml');
+    expect(text).toMatch(/tests="\d+" failures="0" errors="0"/);
+    expect(text).toContain('<system-out>failed, and the run went on (an Arazzo action absorbed it): HTTP 503');
   });
 });
 
