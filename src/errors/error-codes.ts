@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   FILE: { kind: 'usage', when: 'A file named by a flag cannot be read or written: request body (`-d @file`), inputs file, trace file, `--report`/`--har`/`--junit` file (checked before any request), replay\'s `--from` file.' },
   HAR_INVALID: { kind: 'usage', when: '`tool arazzo replay --from`: the file is not a HAR file (not JSON, no `log.entries`, or an entry without its request method and URL or its response status); nothing runs.' },
   NO_SPEC: { kind: 'usage', when: '`tool api ops` on an API registered without a description (`--spec`).' },
+  SVG_TOO_LARGE: { kind: 'usage', when: '`tool arazzo graph --format svg`: the chart has more than 300 nodes, or Graphviz did not lay it out within 20 s; nothing is printed (`--format dot` or `mermaid` print any chart).' },
   DESCRIPTION_REFUSED: { kind: 'usage', when: '`tool arazzo validate`: a source description breaks a read rule (a folder outside the allowed ones, a non-public address).' },
 
   // Loading an Arazzo document.

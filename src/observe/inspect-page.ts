@@ -185,9 +185,10 @@ source.onerror = () => {
  * The offline live view, with the steps chart (the SVG Graphviz drew from the document, its text
  * escaped) inline: the running step, passed and failed steps, runs, statuses and reasons, the
  * edges taken and the action on each, the retry countdown, and a log with one row per transition.
+ * Without a chart (`chartSvg` empty), the page says `missing` in its place.
  */
-export function liveViewHtml(chartSvg: string): string {
-  const chart = chartSvg === '' ? '<p class="muted">The chart could not be drawn; the steps and the log still follow the run.</p>' : chartSvg;
+export function liveViewHtml(chartSvg: string, missing = 'The chart could not be drawn; the steps and the log still follow the run.'): string {
+  const chart = chartSvg === '' ? `<p class="muted" id="no-chart">${escapeHtml(missing)}</p>` : chartSvg;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -216,6 +217,10 @@ export function liveViewHtml(chartSvg: string): string {
 /** The live view's Content-Security-Policy: its own script and style (by hash), the chart inline, and the event stream; nothing else. */
 export const LIVE_VIEW_CSP = `default-src 'none'; script-src '${sha256(LIVE_VIEW_SCRIPT)}'; style-src '${sha256(LIVE_VIEW_STYLE)}'; connect-src 'self'; base-uri 'none'; form-action 'none'`;
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 function sha256(text: string): string {
   return `sha256-${createHash('sha256').update(text).digest('base64')}`;
 }
@@ -237,7 +242,14 @@ const waiting = [];
 // Events carry only the run records added since the last snapshot; the inspector is shown them all.
 const records = new Map();
 let connected = false;
+// A machine's definition comes once (event: definition); each actor event names it by its ref.
+const definitions = new Map();
 function post(ev) { frame.contentWindow.postMessage(ev, STATELY); }
+function withDefinition(ev) {
+  if (ev.type !== '@xstate.actor' || !ev.definitionRef) return ev;
+  const { definitionRef, ...rest } = ev;
+  return { ...rest, definition: definitions.get(definitionRef) };
+}
 function withAllRecords(ev) {
   const ctx = ev.snapshot && ev.snapshot.context;
   if (!ctx || !Array.isArray(ctx.records)) return ev;
@@ -256,8 +268,13 @@ window.addEventListener('message', (e) => {
     for (const ev of waiting.splice(0)) post(ev);
   }
 });
-new EventSource('events').onmessage = (e) => {
-  const ev = withAllRecords(JSON.parse(e.data));
+const events = new EventSource('events');
+events.addEventListener('definition', (e) => {
+  const d = JSON.parse(e.data);
+  definitions.set(d.ref, d.definition);
+});
+events.onmessage = (e) => {
+  const ev = withDefinition(withAllRecords(JSON.parse(e.data)));
   if (connected) post(ev);
   else waiting.push(ev);
 };

@@ -17,6 +17,7 @@ import type { RunFailure, WorkflowPlan } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
 import { LIVE_VIEW_CSP, liveViewHtml, STATELY_BRIDGE_HTML, STATELY_INSPECTOR_URL } from './inspect-page.js';
+import { SvgRefusedError } from '../output/render-svg.js';
 import { renderLiveChart, renderLiveWorkflowsChart } from './live-chart.js';
 import { createLiveFeed, type LiveFact, type LiveFeed, type LiveFeedEvent } from './live-feed.js';
 import { createLiveSecrets } from './live-secrets.js';
@@ -24,8 +25,14 @@ import { ownEvents } from './decode-run.js';
 import type { Reporter } from './reporter.js';
 import type { RunEvents } from './run-events.js';
 
-/** Events kept for viewers that connect late (a run is usually over before a browser opens); actor events are always kept. */
+/** Events kept for viewers that connect late (a run is usually over before a browser opens); actor events are kept apart. */
 const MAX_KEPT_EVENTS = 10_000;
+
+/**
+ * Actor events kept for late viewers, the latest ones, besides the first (the selected workflow's
+ * machine): a workflow step called 1,000 times starts 1,000 machines (issue 23, item 12).
+ */
+const MAX_KEPT_ACTORS = 1000;
 
 /** Live view facts (log rows) kept for late viewers; the latest state of every step and edge is always sent. */
 const MAX_KEPT_FACTS = 1000;
@@ -65,6 +72,8 @@ export interface InspectorOptions {
   workflowId: string;
   /** Values masked in the text the live view shows (secret inputs). */
   secrets?: readonly string[];
+  /** Actor events kept for late viewers besides the first (tests pass a few). */
+  maxKeptActors?: number;
 }
 
 /** Starts the loopback inspection server. Throws CommandUsageError (exit 2) when the port is taken. */
@@ -72,8 +81,15 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
   const { createInspector } = await import('@statelyai/inspect');
   const run = JSON.stringify({ runId: randomUUID(), workflowId: options.workflowId });
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  const maxKeptActors = options.maxKeptActors ?? MAX_KEPT_ACTORS;
+  // The first actor event (the selected workflow's machine), then the latest others.
+  let firstActor: string | undefined;
   const actors: string[] = [];
   const kept: string[] = [];
+  // Each machine's definition, sent once as `event: definition`: a workflow called 1,000 times would otherwise send (and keep) its whole config 1,000 times.
+  const definitionRefs = new WeakMap<object, string>();
+  const definitions: string[] = [];
+  const rendering = new AbortController();
   const viewers = new Set<ServerResponse>();
   // By actor, not session id: each top-level actor of a v2 run (dependency, transfer) has its own system, whose session ids start again at x:0.
   const sentRecords = new WeakMap<object, number>();
@@ -114,6 +130,8 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
       res.write(`retry: 1000\nevent: run\ndata: ${run}\n\n`);
+      for (const data of definitions) res.write(`event: definition\ndata: ${data}\n\n`);
+      if (firstActor !== undefined) res.write(`data: ${firstActor}\n\n`);
       for (const data of actors) res.write(`data: ${data}\n\n`);
       for (const data of kept) res.write(`data: ${data}\n\n`);
       viewers.add(res);
@@ -125,15 +143,35 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
 
   const inspector = createInspector({
     send(event) {
-      const data = JSON.stringify(sanitizeInspectionEvent(event, secrets.mask));
-      if (event.type === '@xstate.actor') actors.push(data);
-      else {
-        kept.push(data);
-        if (kept.length > MAX_KEPT_EVENTS) kept.shift();
+      const safe = sanitizeInspectionEvent(event, secrets.mask);
+      if (event.type === '@xstate.actor') {
+        // The definition slim() handed over is only a reference to the one sent as `event: definition`.
+        delete safe.definition;
+        const ref = definitionRefOf((event as { definition?: unknown }).definition);
+        if (ref !== undefined) safe.definitionRef = ref;
       }
+      const data = JSON.stringify(safe);
+      if (event.type !== '@xstate.actor') keep(kept, data, MAX_KEPT_EVENTS);
+      else if (firstActor === undefined) firstActor = data;
+      else keep(actors, data, maxKeptActors);
       for (const viewer of viewers) viewer.write(`data: ${data}\n\n`);
     },
   });
+
+  /**
+   * The reference of a machine's definition, sent to viewers (and kept for late ones) the first
+   * time a machine of that logic starts; later machines of the same workflow only name it.
+   */
+  function definitionRef(logic: { config?: unknown }): string {
+    let ref = definitionRefs.get(logic);
+    if (ref !== undefined) return ref;
+    ref = `d${definitions.length + 1}`;
+    definitionRefs.set(logic, ref);
+    const data = JSON.stringify({ ref, definition: definitionText(logic.config) });
+    definitions.push(data);
+    for (const viewer of viewers) viewer.write(`event: definition\ndata: ${data}\n\n`);
+    return ref;
+  }
 
   /**
    * Strips an XState event to what viewers may see before @statelyai/inspect serialises it: its
@@ -143,8 +181,15 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
    */
   function slim(event: InspectionEvent): InspectionEvent | undefined {
     switch (event.type) {
-      case '@xstate.actor':
-        return event;
+      case '@xstate.actor': {
+        // @statelyai/inspect would serialise the machine's whole config for every actor (and the
+        // snapshot as it is when it converts the event): it gets a stand-in naming the definition.
+        const actor = event.actorRef as unknown as { id: string; sessionId: string; _parent?: unknown; logic?: { config?: { id?: unknown } }; getSnapshot(): unknown };
+        const config = actor.logic?.config;
+        const definition = { id: typeof config?.id === 'string' ? config.id : actor.id, ...(actor.logic && config ? { [DEFINITION_REF]: definitionRef(actor.logic) } : {}) };
+        const standIn = { id: actor.id, sessionId: actor.sessionId, _parent: actor._parent, logic: { config: definition }, getSnapshot: () => sanitizeSnapshot(actor.getSnapshot() as Json, undefined, secrets.mask) };
+        return { ...event, actorRef: standIn } as unknown as InspectionEvent;
+      }
       case '@xstate.event':
         return { ...event, event: { type: event.event.type } };
       case '@xstate.snapshot': {
@@ -192,7 +237,8 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
       const calls = workflows && callsOrTransfers(drawn) ? readWorkflows(workflows.entry, new Map([...workflows.plans].map(([key, p]) => [key, workflowSteps(p)]))) : undefined;
       feed = createLiveFeed(drawn.chart, { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });
       // The page waits for the chart; the run does not. Without a chart, the page still follows the run.
-      livePage = (calls ? renderLiveWorkflowsChart(calls) : renderLiveChart(drawn.chart)).then(liveViewHtml, () => liveViewHtml(''));
+      const render = { signal: rendering.signal };
+      livePage = (calls ? renderLiveWorkflowsChart(calls, render) : renderLiveChart(drawn.chart, render)).then(liveViewHtml, (error: unknown) => liveViewHtml('', missingChartNote(error)));
     },
     announce(stderr) {
       stderr.write(
@@ -211,6 +257,8 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     },
     close() {
       closed ??= new Promise<void>((resolve) => {
+        // A chart still being laid out is not waited for.
+        rendering.abort();
         for (const viewer of [...viewers, ...liveViewers]) viewer.end();
         server.closeAllConnections();
         server.close(() => resolve());
@@ -295,6 +343,33 @@ function sanitizeSnapshot(snapshot: Json, from: number | undefined, mask: (text:
     };
   }
   return safe;
+}
+
+/** The key under which slim()'s stand-in config carries its definition's reference. */
+const DEFINITION_REF = 'toolDefinitionRef';
+
+/** The reference in the definition @statelyai/inspect serialised from slim()'s stand-in config. */
+function definitionRefOf(definition: unknown): string | undefined {
+  if (typeof definition !== 'string' || !definition.includes(DEFINITION_REF)) return undefined;
+  const ref = (JSON.parse(definition) as Json)[DEFINITION_REF];
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+/** A machine config as the Stately inspector reads it: JSON, with each function as `{ type: <its name> }`. */
+function definitionText(config: unknown): string {
+  return JSON.stringify(config ?? {}, (_key, value: unknown) => (typeof value === 'function' ? { type: value.name } : value));
+}
+
+/** Appends `data` to `list`, dropping the oldest entry past `max`. */
+function keep(list: string[], data: string, max: number): void {
+  list.push(data);
+  if (list.length > max) list.shift();
+}
+
+/** What the live view says instead of a chart it cannot draw. */
+function missingChartNote(error: unknown): string {
+  if (error instanceof SvgRefusedError) return `The chart is not drawn: ${error.message} (tool arazzo graph --format dot or mermaid prints it). The steps and the log still follow the run.`;
+  return 'The chart could not be drawn; the steps and the log still follow the run.';
 }
 
 function recordsOf(snapshot: unknown): Json[] {

@@ -1,22 +1,22 @@
 /**
  * The steps chart the `--inspect` live view colours: the SVG `tool arazzo graph --format svg`
- * draws, rendered once when the inspector starts (render-svg.ts loads the WebAssembly Graphviz
- * only then) and trimmed to an element the page can hold inline.
+ * draws, rendered once when the inspector starts (render-svg.ts lays it out on a worker thread,
+ * so the run goes on meanwhile) and trimmed to an element the page can hold inline.
  */
 import type { WorkflowsChart } from '../draw/read-workflows.js';
 import type { StepsChart } from '../draw/steps-chart.js';
 import { stepsToDot } from '../draw/steps-to-dot.js';
 import { workflowsToDot } from '../draw/workflows-to-dot.js';
-import { renderSvg } from '../output/render-svg.js';
+import { renderSvg, type RenderOptions } from '../output/render-svg.js';
 
-/** The v2 chart of several workflows (read-workflows.ts) as an inline `<svg>` element. Throws when Graphviz rejects the chart. */
-export async function renderLiveWorkflowsChart(chart: WorkflowsChart): Promise<string> {
-  return inlineSvg(await renderSvg(workflowsToDot(chart)));
+/** The v2 chart of several workflows (read-workflows.ts) as an inline `<svg>` element. Throws as renderSvg does (too large, too slow, rejected). */
+export async function renderLiveWorkflowsChart(chart: WorkflowsChart, options: RenderOptions = {}): Promise<string> {
+  return inlineSvg(await renderSvg(workflowsToDot(chart), options));
 }
 
-/** A workflow's steps chart as an inline `<svg>` element. Throws when Graphviz rejects the chart. */
-export async function renderLiveChart(chart: StepsChart): Promise<string> {
-  return inlineSvg(await renderSvg(stepsToDot(chart)));
+/** A workflow's steps chart as an inline `<svg>` element. Throws as renderSvg does (too large, too slow, rejected). */
+export async function renderLiveChart(chart: StepsChart, options: RenderOptions = {}): Promise<string> {
+  return inlineSvg(await renderSvg(stepsToDot(chart), options));
 }
 
 /**

@@ -139,12 +139,16 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   let followed: number | undefined;
   /** The workflow a followed top-level machine transferred to: its top-level machine is followed next. */
   let transferTo: string | undefined;
+  // The step ids of each workflow's chart, made once: a workflow called 1,000 times is followed by 1,000 tracks.
+  const stepIdsOf = new Map<string | undefined, ReadonlyMap<string, string>>();
   const trackOf = (workflow: string | undefined, top: boolean, actor?: string): Track => {
     // The selected workflow called again (recursion) or transferred back to is drawn once: its own chart.
     const key = workflow === options.workflowId ? undefined : workflow;
     const drawn = key === undefined ? chart : (options.charts?.get(key) ?? { id: key, nodes: [], edges: [] });
     const prefix = key === undefined ? '' : `${key}/`;
-    const track: Track = { prefix, stepIds: new Map(drawn.nodes.filter((node) => node.kind === 'step').map((node) => [node.id, node.label])), edges: drawn.edges, top, started: false, ended: false };
+    let stepIds = stepIdsOf.get(key);
+    if (stepIds === undefined) stepIdsOf.set(key, (stepIds = new Map(drawn.nodes.filter((node) => node.kind === 'step').map((node) => [node.id, node.label]))));
+    const track: Track = { prefix, stepIds, edges: drawn.edges, top, started: false, ended: false };
     if (key !== undefined) track.workflow = key;
     if (actor !== undefined) track.actor = actor;
     return track;
@@ -254,6 +258,8 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     // A called workflow's end: done (it reached a final state; XState reports it after its caller moved on), or stopped by its caller.
     if (track.top) return undefined;
     track.ended = true;
+    // What is left of an ended machine's track: that it ended (the shared one).
+    tracks.set(event.actor, ENDED);
     const at = track.prefix + event.state;
     return fact(track, at, at, event.status, { context });
   };
@@ -281,6 +287,9 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     summary: () => ({ steps: [...steps.values()].map((s) => ({ ...s })), edges: [...edges.values()].map((e) => ({ ...e })) }),
   };
 }
+
+/** The track of every called workflow's machine that ended: the feed ignores its later events. */
+const ENDED: Track = Object.freeze({ prefix: '', stepIds: new Map(), edges: [], top: false, started: true, ended: true }) as Track;
 
 /** The drawn edge for a transition: the one on the outcome's side, else the only one between the two nodes. */
 function findEdge(edges: readonly StepsEdge[], from: string, to: string, failure: boolean): StepsEdge | undefined {

@@ -4,6 +4,7 @@ import type { WorkflowsChart } from '../../draw/read-workflows.js';
 import { stepsChart } from '../../draw/steps-chart.js';
 import type { CriteriaOptions } from '../../plan/evaluate-criteria.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { EXIT } from '../exit-codes.js';
 import { readProjectSettings, runnerFlag, silencer } from '../project-settings.js';
 import { resolveRunner } from '../runner-flag.js';
@@ -59,9 +60,7 @@ async function reachable(doc: ArazzoDocument, workflow: Workflow, criteria: Crit
 async function drawWorkflows(chart: WorkflowsChart, options: GraphOptions): Promise<string> {
   if (options.format === 'mermaid') return (await import('../../draw/workflows-to-mermaid.js')).workflowsToMermaid(chart);
   const dot = (await import('../../draw/workflows-to-dot.js')).workflowsToDot(chart);
-  if (options.format !== 'svg') return dot;
-  const { renderSvg } = await import('../../output/render-svg.js');
-  return renderSvg(dot);
+  return options.format === 'svg' ? svgOf(dot) : dot;
 }
 
 /** The compiled machine (XState is loaded only for the machine level and JSON). */
@@ -87,7 +86,16 @@ async function draw(plan: WorkflowPlan, options: GraphOptions): Promise<string> 
     return (await import('../../draw/to-mermaid.js')).toMermaid(config as object);
   }
   const dot = steps ? (await import('../../draw/steps-to-dot.js')).stepsToDot(steps) : (await import('../../draw/to-dot.js')).toDot(config as object);
-  if (options.format !== 'svg') return dot;
-  const { renderSvg } = await import('../../output/render-svg.js');
-  return renderSvg(dot);
+  return options.format === 'svg' ? svgOf(dot) : dot;
+}
+
+/** `--format svg`: the chart rendered by WebAssembly Graphviz. Throws SVG_TOO_LARGE (exit 2) for a chart too large to lay out in time. */
+async function svgOf(dot: string): Promise<string> {
+  const { renderSvg, SvgRefusedError } = await import('../../output/render-svg.js');
+  try {
+    return await renderSvg(dot);
+  } catch (error) {
+    if (!(error instanceof SvgRefusedError)) throw error;
+    throw new ToolError('SVG_TOO_LARGE', `${error.message}; nothing was drawn`, 'Print it with --format dot (for Graphviz\'s own dot, which may take long on it) or --format mermaid, or draw one workflow with --workflow.');
+  }
 }

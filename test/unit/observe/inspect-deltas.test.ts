@@ -152,20 +152,25 @@ describe('the Stately bridge page', () => {
     const posted: Array<{ message: Json; target: string }> = [];
     const frameWindow = { postMessage: (message: Json, target: string) => posted.push({ message, target }) };
     const listeners: Array<(e: Json) => void> = [];
-    const sources: Array<{ url: string; onmessage?: (e: { data: string }) => void }> = [];
+    const sources: Array<{ url: string; onmessage?: (e: { data: string }) => void; named: Map<string, (e: { data: string }) => void> }> = [];
     runInNewContext(script, {
       document: { getElementById: () => ({ contentWindow: frameWindow }) },
       window: { addEventListener: (type: string, listener: (e: Json) => void) => type === 'message' && listeners.push(listener) },
       EventSource: class {
         onmessage?: (e: { data: string }) => void;
+        readonly named = new Map<string, (e: { data: string }) => void>();
         constructor(readonly url: string) {
           sources.push(this);
+        }
+        addEventListener(type: string, listener: (e: { data: string }) => void) {
+          this.named.set(type, listener);
         }
       },
     });
     const message = (e: Json) => listeners.forEach((listener) => listener(e));
     const event = (ev: Json) => sources[0]!.onmessage!({ data: JSON.stringify(ev) });
-    return { posted, frameWindow, message, event, sources };
+    const named = (type: string, data: Json) => sources[0]!.named.get(type)!({ data: JSON.stringify(data) });
+    return { posted, frameWindow, message, event, named, sources };
   }
 
   const snapshot = (recordsFrom: number, stepIds: string[]) => ({
@@ -188,5 +193,17 @@ describe('the Stately bridge page', () => {
     // Stately is shown the whole record, put back together from the deltas.
     expect(b.posted.map((p) => p.message.snapshot.context.records.map((r: Json) => r.stepId))).toEqual([['a'], ['a', 'b']]);
     expect(b.posted[1]!.message.snapshot.context.recordsFrom).toBeUndefined();
+  });
+
+  it("shows Stately each actor with its machine's definition, sent once and named by each actor event (issue 23, item 12)", async () => {
+    const b = await bridge();
+    b.message({ origin: 'https://stately.ai', source: b.frameWindow, data: { type: '@statelyai.connected' } });
+    b.named('definition', { ref: 'd1', definition: '{"id":"workflow"}' });
+    b.event({ type: '@xstate.actor', sessionId: 'x:1', name: 'workflow', definitionRef: 'd1' });
+    b.event({ type: '@xstate.actor', sessionId: 'x:2', name: 'workflow', definitionRef: 'd1' });
+    expect(b.posted.map((p) => p.message)).toEqual([
+      { type: '@xstate.actor', sessionId: 'x:1', name: 'workflow', definition: '{"id":"workflow"}' },
+      { type: '@xstate.actor', sessionId: 'x:2', name: 'workflow', definition: '{"id":"workflow"}' },
+    ]);
   });
 });
