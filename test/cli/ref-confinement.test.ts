@@ -293,6 +293,16 @@ describe('the project folder (the nearest folder with .git or tool.config.yaml)'
     }
   });
 
+  it('records and replays a run from the root and from workflows/ with no flag', async () => {
+    const repo = await repository('project-replay', '.git');
+    const recorded = await runTool(['arazzo', 'run', join('workflows', 'flow.arazzo.yaml'), '--har', 'run.har'], { cwd: repo, env: env() });
+    expect(recorded.code).toBe(0);
+    for (const [cwd, file, har] of [[repo, join('workflows', 'flow.arazzo.yaml'), 'run.har'], [join(repo, 'workflows'), 'flow.arazzo.yaml', join('..', 'run.har')]] as const) {
+      const replayed = await runTool(['arazzo', 'replay', file, '--from', har], { cwd, env: env() });
+      expect({ code: replayed.code, refused: replayed.stderr.includes('refusing') }).toEqual({ code: 0, refused: false });
+    }
+  });
+
   it('graph takes the read flags of run and validate, so one set of flags works for every arazzo command', async () => {
     const repo = await repository('project-flags', '.git');
     const flags = ['--tool-allow-read', '../openapi', '--tool-allow-ref-host', 'specs.example.com'];
