@@ -64,6 +64,7 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
   const binds = withSettingsBinds(parseBindFlags(flags.bind, profile), settings, profile.allowsBind);
   const given = await resolveInputs({ input: flags.inputs, inputEnv: flags.inputEnv, inputsFile: flags.inputsFile }, context.env, context.cwd, profile);
   const flagHosts = await parseRefHosts(flags.allowRefHosts);
+  const allowReadFlags = await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd);
   return {
     inputs: given.inputs,
     secretInputs: given.secrets,
@@ -80,7 +81,8 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     // The project's hosts lift only the same-origin rule of remote $refs; a flag's also the address rule.
     allowRefHosts: [...flagHosts, ...(settings.allowRefHosts?.value ?? [])],
     addressRefHosts: flagHosts,
-    allowRead: [...(await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd)), ...(settings.allowRead?.value ?? [])],
+    allowRead: [...allowReadFlags, ...(settings.allowRead?.value ?? [])],
+    allowReadFlags,
     silence: settings.silence ? silencer(settings) : undefined,
     profile,
     binds,

@@ -76,14 +76,14 @@ function componentAction(doc: ArazzoDocument, reference: string) {
  * `selected` workflow sees them (see runnerFindings); returns false when any blocks the run.
  * `consequence` ends the error line ("nothing was sent").
  */
-export function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style, consequence: string, showWarnings = true, selected?: string): boolean {
+export function reportFindings(findings: Finding[], doc: LoadedDocument, stderr: Writable, style: Style, consequence: string, showWarnings = true, selected?: string, validateFlags: readonly string[] = []): boolean {
   const shown = runnerFindings(findings, doc.model, selected);
   const errors = shown.filter((f) => f.severity === 'error');
   for (const finding of showWarnings ? shown : errors) stderr.write(`${formatFinding(finding, doc.file, style)}\n`);
   if (errors.length > 0) {
     stderr.write(
       `${style.red('error:')} ${doc.file} is not a valid workflow document (${errors.length} ${errors.length === 1 ? 'error' : 'errors'}); ${consequence}.\n` +
-        `  Run \`tool arazzo validate ${doc.file}\` for details.\n`,
+        `  Run \`${['tool', 'arazzo', 'validate', doc.file, ...validateFlags].map(shellWord).join(' ')}\` for details.\n`,
     );
     return false;
   }
@@ -119,4 +119,9 @@ export function refuseDependencies(doc: LoadedDocument, workflow: Workflow, prof
     profile.refusals.dependsOn(where, workflow.workflowId ?? '', names),
     `Run the workflows it depends on first (tool arazzo run ${doc.file} --workflow ${first}), then run it without dependsOn.`,
   );
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -26,6 +26,8 @@ export interface StderrGate {
   consequence: string;
   /** Warnings are printed too (`run`), or only the errors (`graph`). */
   showWarnings: boolean;
+  /** The command's flags `validate` needs to see the document as it does (`--tool-runner v2`, `--tool-allow-read …`), for the hint. */
+  validateFlags?: readonly string[];
 }
 
 /** A command's own report of the findings (`validate` prints every one on stdout); returns false when the document is invalid for it. */
@@ -104,7 +106,7 @@ export async function prepareDocument<U extends PrepareStage, D extends Descript
   const findings = silence ? all.filter((finding) => !silence(finding, doc.absolutePath)) : all;
   afterValidation?.();
   const gate = options.findings;
-  const valid = typeof gate === 'function' ? gate(findings, doc) : reportFindings(findings, doc, gate.stderr, gate.style, gate.consequence, gate.showWarnings, workflowId);
+  const valid = typeof gate === 'function' ? gate(findings, doc) : reportFindings(findings, doc, gate.stderr, gate.style, gate.consequence, gate.showWarnings, workflowId, gate.validateFlags);
   if (!valid) return { valid: false, doc, findings };
   const checked: CheckedDocument<D> = { valid: true, doc, findings, descriptions };
   if (options.upTo === 'findings') return checked as Stages<D>[U];

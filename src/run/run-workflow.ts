@@ -70,6 +70,8 @@ export interface RunOptions {
   silence?: (finding: { code: string; severity: string; line?: number }, file: string) => boolean;
   /** --tool-allow-read: folders (relative to the working directory) descriptions and their file $refs may also read. */
   allowRead?: string[];
+  /** Of those, the ones given as flags (the rest come from tool.config.yaml, which validate reads itself): for the hint after an invalid document. */
+  allowReadFlags?: string[];
   /** --tool-runner: the runner profile the run follows (v1 by default). */
   profile?: RunnerProfile;
   /** --tool-bind (v2): source name to the registered API it is bound to, before x-tool-api and name match. */
@@ -245,7 +247,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
         loadPathOperations: async (url: string) => allOperations(await loadDescription(url)),
       };
     },
-    findings: { stderr: io.stderr, style, consequence: 'nothing was sent', showWarnings: true },
+    findings: { stderr: io.stderr, style, consequence: 'nothing was sent', showWarnings: true, validateFlags: validateFlagsOf(opts) },
     ...(opts.silence ? { silence: opts.silence } : {}),
     upTo: 'workflow',
   });
@@ -328,4 +330,11 @@ function recordFailure(workflowId: string, failed: NonNullable<WorkflowsRun['fai
   if (failure.stepId !== undefined) out.stepId = failure.stepId;
   if (failed.workflowId !== workflowId) out.workflowId = failed.workflowId;
   return out;
+}
+
+/** The flags of this run that `validate` needs to see the document as the run does: the runner and the read folders. */
+function validateFlagsOf(opts: RunOptions): string[] {
+  const flags = opts.profile !== undefined && opts.profile !== DEFAULT_PROFILE ? ['--tool-runner', opts.profile.name] : [];
+  for (const folder of opts.allowReadFlags ?? opts.allowRead ?? []) flags.push('--tool-allow-read', folder);
+  return flags;
 }

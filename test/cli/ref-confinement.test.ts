@@ -303,6 +303,15 @@ describe('the project folder (the nearest folder with .git or tool.config.yaml)'
     }
   });
 
+  it('names the run\'s runner and read flags in the hint after an invalid document, so the validate it suggests sees what the run saw', async () => {
+    const repo = await repository('project-hint', '.git');
+    const broken = join(repo, 'workflows', 'broken.arazzo.yaml');
+    await writeFile(broken, `arazzo: 1.0.1\ninfo: {title: t, version: '1'}\nsourceDescriptions:\n  - {name: api, url: ../openapi/api.yaml}\nworkflows:\n  - workflowId: w\n    steps:\n      - {stepId: s, operationId: a, onSuccess: [{name: g, type: goto, stepId: nowhere}]}\n`);
+    const fine = await runTool(['arazzo', 'run', 'broken.arazzo.yaml', '--tool-runner', 'v2', '--tool-allow-read', '../openapi'], { cwd: join(repo, 'workflows'), env: env() });
+    expect(fine.code).toBe(10);
+    expect(fine.stderr).toContain('Run `tool arazzo validate broken.arazzo.yaml --tool-runner v2 --tool-allow-read ../openapi` for details.');
+  });
+
   it('graph takes the read flags of run and validate, so one set of flags works for every arazzo command', async () => {
     const repo = await repository('project-flags', '.git');
     const flags = ['--tool-allow-read', '../openapi', '--tool-allow-ref-host', 'specs.example.com'];
