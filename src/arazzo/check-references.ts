@@ -1,6 +1,6 @@
 /** Checks what a parsed runtime expression refers to: steps, their outputs, sources, components, workflows. */
 import type { Expression } from '../expressions/ast.js';
-import type { ExpressionScope } from './expression-scope.js';
+import { canRevisit, type ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
 import { didYouMean } from './suggest.js';
 
@@ -63,6 +63,8 @@ function checkStepReference(expr: Expression, stepId: string, output: string | u
     return;
   }
   if (scope.stepIndex === undefined) return;
+  // A step that a goto can bring round again (a pagination loop reading its own previous page) sees the outputs of its earlier visit.
+  if (index >= scope.stepIndex && canRevisit(scope.jumps, scope.stepIndex, index)) return;
   if (index === scope.stepIndex) {
     report.warning('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to its own step "${stepId}", which has not finished yet; use $response… or $statusCode for the current step`);
   } else if (index > scope.stepIndex) {

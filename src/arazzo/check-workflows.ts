@@ -3,7 +3,7 @@ import { checkChain } from './check-actions.js';
 import { checkCriteria } from './check-criteria.js';
 import { checkExpressionString, checkTemplate } from './check-expressions.js';
 import { checkParameters } from './check-parameters.js';
-import { indexSteps, type ExpressionScope } from './expression-scope.js';
+import { gotosOf, indexSteps, type ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
 import type { ArazzoDocument, Step, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
@@ -19,6 +19,7 @@ const OPERATION_FIELDS = ['operationId', 'operationPath', 'workflowId'] as const
 export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, parsed: ParseMemo, report: Report, profile: RunnerProfile): void {
   for (const workflow of doc.workflows) {
     const stepIndexes = indexSteps(workflow);
+    const jumps = gotosOf(doc, workflow, stepIndexes);
     const scope: ExpressionScope = { doc, profile, parsed, workflow, stepIndexes, phase: 'request' };
     const callsOperations = workflow.steps.some((step) => step.workflowId === undefined);
     checkParameters(workflow.parameters, scope, callsOperations, report);
@@ -29,7 +30,7 @@ export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => 
     const rawSteps = isObject(rawWorkflow) ? arrayField(rawWorkflow, 'steps') : undefined;
     workflow.steps.forEach((step, index) => {
       const rawStep = rawSteps?.[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))] ?? rawAt(step.pointer);
-      checkStep(step, rawStep, { doc, profile, parsed, workflow, stepIndexes, stepIndex: index, phase: 'request' }, rawAt, report);
+      checkStep(step, rawStep, { doc, profile, parsed, workflow, stepIndexes, jumps, stepIndex: index, phase: 'request' }, rawAt, report);
     });
     checkChain(workflow.successActions, 'success', { doc, profile, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);
     checkChain(workflow.failureActions, 'failure', { doc, profile, parsed, workflow, stepIndexes, phase: 'response' }, rawAt, report);

@@ -22,6 +22,44 @@ export interface ExpressionScope {
   stepIndex?: number;
   /** Index of the first step with each stepId in `workflow`, so a reference is found without a scan. */
   stepIndexes?: ReadonlyMap<string, number>;
+  /** The workflow's gotos to its own steps, by index (`from` -1: a workflow-level action, which any step may take). */
+  jumps?: ReadonlyArray<{ from: number; to: number }>;
+}
+
+/**
+ * The gotos of `workflow` to its own steps: a step's onSuccess/onFailure (also through
+ * `$components` references) from that step, the workflow's successActions/failureActions from any.
+ */
+export function gotosOf(doc: ArazzoDocument, workflow: Workflow, stepIndexes: ReadonlyMap<string, number>): Array<{ from: number; to: number }> {
+  const jumps: Array<{ from: number; to: number }> = [];
+  const add = (from: number, entries: readonly unknown[] | undefined) => {
+    for (const entry of entries ?? []) {
+      const action = resolvedAction(doc, entry);
+      const to = action?.type === 'goto' && typeof action.stepId === 'string' ? stepIndexes.get(action.stepId) : undefined;
+      if (to !== undefined) jumps.push({ from, to });
+    }
+  };
+  workflow.steps.forEach((step, index) => {
+    add(index, step.onSuccess);
+    add(index, step.onFailure);
+  });
+  add(-1, workflow.successActions);
+  add(-1, workflow.failureActions);
+  return jumps;
+}
+
+function resolvedAction(doc: ArazzoDocument, entry: unknown): { type?: unknown; stepId?: unknown } | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const reference = (entry as { reference?: unknown }).reference;
+  if (typeof reference !== 'string') return entry as { type?: unknown; stepId?: unknown };
+  const match = /^\$components\.(successActions|failureActions)\.(.+)$/.exec(reference);
+  const section = match ? doc.components?.[match[1] as 'successActions' | 'failureActions'] : undefined;
+  return section && Object.hasOwn(section, match![2]!) ? (section[match![2]!] as { type?: unknown; stepId?: unknown }) : undefined;
+}
+
+/** Whether step `referrer` can run again after step `target` (at or after it) has run: a goto from `target` or later (or a workflow-level one) back to `referrer` or before. */
+export function canRevisit(jumps: ReadonlyArray<{ from: number; to: number }> | undefined, referrer: number, target: number): boolean {
+  return (jumps ?? []).some((jump) => (jump.from === -1 || jump.from >= target) && jump.to <= referrer);
 }
 
 /** The index of the first step with each stepId in `workflow`. */

@@ -13,7 +13,7 @@ const IN_WORKFLOW = /^\/workflows\/(\d+)(?:\/|$)/;
  * Findings as a run of `selected` (a workflowId, or undefined for "the only one") sees them.
  * An error inside a workflow the run cannot reach (not the selected one, nor one it names through
  * a step's or an action's workflowId or through dependsOn) does not block it: it becomes a warning
- * that says so. SOURCE_NOT_CHECKED is dropped: the run reads every source itself, and stops on one
+ * that says so; a warning there is not shown (it says nothing about this run). SOURCE_NOT_CHECKED is dropped: the run reads every source itself, and stops on one
  * it cannot read. With several workflows and none selected, every workflow counts as reachable.
  */
 export function runnerFindings(findings: Finding[], doc: ArazzoDocument, selected?: string): Finding[] {
@@ -21,7 +21,9 @@ export function runnerFindings(findings: Finding[], doc: ArazzoDocument, selecte
   return findings.flatMap((f) => {
     if (f.code === 'SOURCE_NOT_CHECKED') return [];
     const index = IN_WORKFLOW.exec(f.pointer)?.[1];
-    if (f.severity !== 'error' || index === undefined || reachable.has(Number(index)) || f.code === 'DUPLICATE_WORKFLOW_ID') return [f];
+    if (index === undefined || reachable.has(Number(index)) || f.code === 'DUPLICATE_WORKFLOW_ID') return [f];
+    // A warning about a workflow this run does not reach says nothing about this run (validate shows it).
+    if (f.severity !== 'error') return [];
     const id = doc.workflows[Number(index)]?.workflowId ?? '';
     return [{ ...f, severity: 'warning' as const, message: `${f.message} (in workflow "${id}", which this run does not reach)` }];
   });
