@@ -9,6 +9,7 @@ import type { Template } from '../expressions/template-ast.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import { retryAfterMs } from '../http/retry-delay.js';
 import { TransportError } from '../http/transport-error.js';
+import { withMaskedCredentials } from '../http/masked-credentials.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { buildRequest } from '../openapi/build-request.js';
 import { RequestBuildError } from '../openapi/errors.js';
@@ -85,7 +86,8 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     }
 
     if (deps.dryRun) {
-      deps.reporter.dryRun(shown, { ...request, url: readableUnresolved(request.url) });
+      const masked = withMaskedCredentials(request);
+      deps.reporter.dryRun(shown, { ...masked, url: readableUnresolved(masked.url) });
       return { statusCode: 0, ok: false, dryRun: true, outputs: {}, data: { request: requestData } };
     }
 
