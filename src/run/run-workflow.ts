@@ -259,7 +259,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (!prepared.valid) return { kind: 'invalid-document' };
   const { doc, workflow, descriptions: { loadDescription } } = prepared;
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
-  const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
+  const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []), secrets: opts.secretInputs ?? [] }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds, sends: deps.recorded !== true });
   for (const warning of warnings) reporter.warn(warning);
