@@ -7,6 +7,7 @@ import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 import { checkReferences } from './check-references.js';
 import type { ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
+import { codeSpan } from '../output/code-span.js';
 
 /** Checks a string that must be exactly one runtime expression (an output): a parse failure is an error. */
 export function checkExpressionString(source: string, pointer: string, scope: ExpressionScope, report: Report): void {
@@ -58,7 +59,7 @@ export function checkCondition(condition: string, pointer: string, scope: Expres
   if ('error' in parsed) {
     if (!(parsed.error instanceof ConditionSyntaxError)) throw parsed.error;
     const shown = condition.length <= 120 ? condition : `${condition.slice(0, 120)}… (${condition.length} characters)`;
-    report.error('CONDITION_SYNTAX', pointer, `condition "${shown}" does not parse: ${parsed.error.message}`);
+    report.error('CONDITION_SYNTAX', pointer, `condition ${codeSpan(shown)} does not parse: ${parsed.error.message}`);
     return;
   }
   const expressions = expressionsIn(parsed.value);

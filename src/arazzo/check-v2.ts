@@ -14,6 +14,7 @@ import type { Report } from './finding.js';
 import type { ArazzoDocument, Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
 import { checkWorkflowCalls } from './check-workflow-calls.js';
+import { codeSpan } from '../output/code-span.js';
 
 /** Adds the checks of typed criteria and workflow calls to `report`; loads a criterion library only when the document uses its type. */
 export async function checkForV2(doc: ArazzoDocument, report: Report): Promise<void> {
@@ -53,6 +54,6 @@ function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, rep
     else checkWithPlaceholders(embedded, compile);
   } catch (error) {
     const message = (error as Error).message.split('\n').filter((line) => line.trim() !== '').slice(0, 2).join(' ');
-    report.error('CRITERION_SYNTAX', childPointer(criterion.pointer, 'condition'), `${criterion.type} criterion ${JSON.stringify(condition)} does not compile: ${message}`);
+    report.error('CRITERION_SYNTAX', childPointer(criterion.pointer, 'condition'), `${criterion.type} criterion ${codeSpan(condition)} does not compile: ${message}`);
   }
 }

@@ -36,6 +36,11 @@ export function authHookFor(api: ApiEntry, deps: AuthHookDeps): AuthHook | undef
     describe: () => scheme?.description ?? 'none (registry headers only)',
     secretNames: () => [...(scheme?.secretNames ?? [])],
     secretValues: () => [...sent],
+    applyMasked(req) {
+      const present = new Set(Object.keys(req.headers).map((name) => name.toLowerCase()));
+      for (const [name, value] of headers) if (!present.has(name.toLowerCase())) req.headers[name] = value;
+      scheme?.placeholder(req);
+    },
     async apply(req, ctx) {
       const present = new Set(Object.keys(req.headers).map((name) => name.toLowerCase()));
       // A header the request sets itself wins over the registry's default.

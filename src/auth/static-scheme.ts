@@ -3,7 +3,8 @@
 import type { ApiEntry, AuthConfig } from '../config/api-entry.js';
 import { describeAuth } from './describe-auth.js';
 import { once, resolveSecret, type SecretDeps } from './resolve-secret.js';
-import type { Scheme } from './scheme.js';
+import { maskedAuthorization, type Scheme } from './scheme.js';
+import { MASK } from '../output/redact.js';
 
 type StaticAuth = Extract<AuthConfig, { type: 'bearer' | 'basic' | 'api-key' }>;
 
@@ -19,6 +20,7 @@ export function staticScheme(api: ApiEntry, auth: StaticAuth, deps: SecretDeps):
         async apply(req) {
           req.headers.authorization = `Bearer ${await secret()}`;
         },
+        placeholder: maskedAuthorization,
       };
     case 'basic':
       return {
@@ -28,6 +30,7 @@ export function staticScheme(api: ApiEntry, auth: StaticAuth, deps: SecretDeps):
         async apply(req) {
           req.headers.authorization = `Basic ${Buffer.from(`${auth.username}:${await secret()}`, 'utf8').toString('base64')}`;
         },
+        placeholder: maskedAuthorization,
       };
     case 'api-key':
       return apiKeyScheme(auth, secret);
@@ -44,6 +47,9 @@ function apiKeyScheme(auth: Extract<AuthConfig, { type: 'api-key' }>, secret: ()
       async apply(req) {
         req.headers[name.toLowerCase()] = await secret();
       },
+      placeholder(req) {
+        req.headers[name] = MASK;
+      },
     };
   }
   if (auth.in === 'query') {
@@ -52,6 +58,9 @@ function apiKeyScheme(auth: Extract<AuthConfig, { type: 'api-key' }>, secret: ()
       secretNames: [name.toLowerCase()],
       async apply(req) {
         setQueryParam(req.url, name, await secret());
+      },
+      placeholder(req) {
+        setQueryParam(req.url, name, MASK);
       },
     };
   }
@@ -62,6 +71,12 @@ function apiKeyScheme(auth: Extract<AuthConfig, { type: 'api-key' }>, secret: ()
       const pair = `${name}=${await secret()}`;
       const existing = req.headers.cookie;
       req.headers.cookie = existing === undefined || existing === '' ? pair : `${existing}; ${pair}`;
+    },
+    placeholder(req) {
+      const pair = `${name}=${MASK}`;
+      const existing = req.headers.Cookie ?? req.headers.cookie;
+      delete req.headers.cookie;
+      req.headers.Cookie = existing === undefined || existing === '' ? pair : `${existing}; ${pair}`;
     },
   };
 }

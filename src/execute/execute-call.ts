@@ -15,6 +15,7 @@ import { failureMessage } from '../observe/failure-message.js';
 import { evaluateOutputs } from '../plan/output-values.js';
 import type { StepReporter } from '../observe/reporter.js';
 import { workflowsIn } from '../plan/workflows-view.js';
+import { codeSpan } from '../output/code-span.js';
 
 /** `callLogin/doLogin`: a step's name in progress lines, with the nested steps that led to it. */
 export function shownStepId(input: Pick<RunStepInput, 'via'>, stepId: string): string {
@@ -88,8 +89,8 @@ export function judgeCall(program: StepProgram, input: RunStepInput, dryRun: boo
   let reason = result.status === 'succeeded' ? undefined : `workflow "${result.workflowId}" ${callFailure(result)}`;
   if (reason === undefined) {
     const miss = evaluateCriteria(program.successCriteria, ctx);
-    if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
-    else if (miss) reason = `success criterion ${JSON.stringify(miss.criterion.source)} does not hold`;
+    if (miss?.error !== undefined) reason = `success criterion ${codeSpan(miss.criterion.source)}: ${miss.error}`;
+    else if (miss) reason = `success criterion ${codeSpan(miss.criterion.source)} does not hold`;
   }
   const ok = reason === undefined;
   reporter.callDone(shown, result.workflowId, ok, reason);

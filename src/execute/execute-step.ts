@@ -9,6 +9,7 @@ import type { Template } from '../expressions/template-ast.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import { retryAfterMs } from '../http/retry-delay.js';
 import { TransportError } from '../http/transport-error.js';
+import { withMaskedCredentials } from '../http/masked-credentials.js';
 import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { buildRequest } from '../openapi/build-request.js';
 import { RequestBuildError } from '../openapi/errors.js';
@@ -23,6 +24,7 @@ import { judgeCall, notGivenOptional, prepareCall, shownStepId } from './execute
 import { evaluateOutputs } from '../plan/output-values.js';
 import type { StepReporter } from '../observe/reporter.js';
 import { workflowsIn } from '../plan/workflows-view.js';
+import { codeSpan } from '../output/code-span.js';
 
 export interface StepExecutorDeps {
   programs: StepProgram[];
@@ -85,7 +87,8 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     }
 
     if (deps.dryRun) {
-      deps.reporter.dryRun(shown, { ...request, url: readableUnresolved(request.url) });
+      const masked = withMaskedCredentials(request);
+      deps.reporter.dryRun(shown, { ...masked, url: readableUnresolved(masked.url) });
       return { statusCode: 0, ok: false, dryRun: true, outputs: {}, data: { request: requestData } };
     }
 
@@ -243,8 +246,8 @@ function judgeResponse(program: StepProgram, ctx: ExpressionContext, status: num
     if (status < 200 || status > 299) reason = `HTTP ${status} (${why}, so only 2xx succeeds)`;
   } else {
     miss = evaluateCriteria(program.successCriteria, ctx);
-    if (miss?.error !== undefined) reason = `success criterion ${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
-    else if (miss) reason = `HTTP ${status}: success criterion ${JSON.stringify(miss.criterion.source)} does not hold`;
+    if (miss?.error !== undefined) reason = `success criterion ${codeSpan(miss.criterion.source)}: ${miss.error}`;
+    else if (miss) reason = `HTTP ${status}: success criterion ${codeSpan(miss.criterion.source)} does not hold`;
   }
   if (reason && (status === 401 || status === 403) && program.source) reason = credentialsHint(program, ctx, status) ?? reason;
   return { reason, miss };

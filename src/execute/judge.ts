@@ -4,6 +4,7 @@ import type { DocumentScope, StepProgram } from '../plan/compile-steps.js';
 import { evaluateCriteria, type CriteriaMiss } from '../plan/evaluate-criteria.js';
 import { evaluateWorkflowOutputs, type CompiledOutputs } from '../plan/output-values.js';
 import { workflowsIn } from '../plan/workflows-view.js';
+import { codeSpan } from '../output/code-span.js';
 
 /** The expression context of the step being judged: workflow inputs, earlier steps, and this step's request and response. */
 export function expressionContext(context: WorkflowContext, scope?: DocumentScope, last: StepOutcome | undefined = context.last): ExpressionContext {
@@ -47,7 +48,7 @@ export function createActionJudge(programs: readonly StepProgram[], workflowOutp
     criteriaHold: (criteriaId, context, outcome) => judge(criteriaId, context, outcome) === null,
     criteriaError(criteriaId, context, outcome) {
       const miss = judge(criteriaId, context, outcome);
-      return miss?.error === undefined ? undefined : `${JSON.stringify(miss.criterion.source)}: ${miss.error}`;
+      return miss?.error === undefined ? undefined : `${codeSpan(miss.criterion.source)}: ${miss.error}`;
     },
     workflowOutputs(context) {
       const scope = programs[0]?.scope;

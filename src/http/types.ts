@@ -39,6 +39,11 @@ export interface AuthHook {
   describe(): string;
   /** Adds credentials to a request about to be sent; `retryAfter401` is set on the one resend after a 401. */
   apply(req: { headers: Record<string, string>; url: URL }, ctx: { retryAfter401: boolean }): Promise<void>;
+  /**
+   * What apply() would add, with `***` for the credentials: registry headers as they are, the
+   * scheme's header or query parameter masked. Reads no secret and fetches no token (dry runs).
+   */
+  applyMasked?(req: { headers: Record<string, string>; url: URL }): void;
   /** Names of headers and query parameters whose values must be shown as `***`. */
   secretNames(): string[];
   /** The credential values applied so far (and registry header values with secret-like names), so that a server echoing them is shown `***`. */

@@ -60,6 +60,8 @@ export function isOpenApiSource(source: SourceDescription): boolean {
 export interface BindScope {
   binds?: ReadonlyMap<string, string>;
   included?: { prefix: string };
+  /** false: nothing will be sent (a replay), so a synthetic source is not warned to be sent without credentials. */
+  sends?: boolean;
 }
 
 /**
@@ -111,7 +113,7 @@ export async function bindSources(
     }
     sources.push({ name, url: source.url, description, reason, api, baseUrl: api?.baseUrl, auth: api?.auth });
     if (namesake) warnings.push(namesakeWarning(name, namesake, description, included!));
-    else if (!api) warnings.push(syntheticWarning(name, description, registry));
+    else if (!api && scope.sends !== false) warnings.push(syntheticWarning(name, description, registry));
   }
   return { sources, warnings };
 }

@@ -20,6 +20,7 @@ import { checkWithPlaceholders, embeddedIn, fillEmbedded, type EmbeddedCondition
 import { compileRegexCriterion, regexHolds } from '../expressions/regex-criterion.js';
 import { NO_REGEX_TESTER, type RegexTester } from '../expressions/regex-tester.js';
 import { checkXPath, xpathHolds } from '../expressions/xpath-criterion.js';
+import { codeSpan } from '../output/code-span.js';
 
 /** A `simple` criterion: a condition in Arazzo's condition language. */
 export interface SimpleCriterion {
@@ -172,7 +173,7 @@ export function criteriaCanFail(criteria: CriteriaSet): boolean {
 function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
   if (criterion.kind === 'simple') return evaluateCondition(criterion.condition, ctx);
   const doesNotHold = (reason: string) => {
-    criterion.warn(`${criterion.kind} criterion ${JSON.stringify(criterion.source)} does not hold: ${reason}`);
+    criterion.warn(`${criterion.kind} criterion ${codeSpan(criterion.source)} does not hold: ${reason}`);
     return false;
   };
   let text = criterion.source;
@@ -188,7 +189,7 @@ function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
         try {
           pattern = compileRegexCriterion(text);
         } catch (error) {
-          return doesNotHold(`with its expressions filled in, ${JSON.stringify(text)} is not a valid pattern: ${(error as Error).message}`);
+          return doesNotHold(`with its expressions filled in, ${codeSpan(text)} is not a valid pattern: ${(error as Error).message}`);
         }
       }
       const verdict = regexHolds(criterion.tester, pattern, contextValue(criterion, ctx));

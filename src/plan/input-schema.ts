@@ -7,6 +7,8 @@ import { ToolError } from '../errors/tool-error.js';
 import { REGEX_TIME_LIMIT_MS } from '../expressions/regex-tester.js';
 import { TimeLimitError, withinTimeLimit } from '../expressions/time-limit.js';
 import validateMetaSchemaCode from './json-schema-meta.generated.js';
+import { inputError, type AjvProblem } from './input-error.js';
+import { isObject, propertiesOf, typeOf } from './schema-lookup.js';
 
 /** A schema (the workflow's, with the components it names) larger than this, as JSON, is refused. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;
@@ -26,6 +28,8 @@ const DEFS_PREFIX = 'arazzo-components-inputs-';
 /** Where each input came from: names given as strings by --input or --input-env (coerced to the declared type). */
 export interface InputOrigins {
   strings: ReadonlySet<string>;
+  /** Values a message shows as `***`: those of --input-env and of secret-like inputs (docs/run.md#inputs). */
+  secrets?: readonly string[];
 }
 
 /**
@@ -46,7 +50,7 @@ export async function applyInputSchema(doc: LoadedDocument, workflow: Workflow, 
       'Write a pattern that cannot backtrack without end (such as ^a+$ for ^(a|a)+$), or give an input it checks quickly.',
     );
   }
-  throw inputError(workflow, checked.problem, checked.data);
+  throw inputError(workflow, checked.problem, checked.data, check.schema, origins.secrets ?? []);
 }
 
 /** What checking inputs gives: the inputs (a copy with the defaults), the first problem, or why the check was stopped. */
@@ -197,28 +201,6 @@ export function callInputsProblem(workflowId: string, problem: AjvProblem | unde
   return `workflow "${workflowId}": input${at} ${problem?.message ?? 'does not match its inputs schema'}`;
 }
 
-export interface AjvProblem {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-function inputError(workflow: Workflow, problem: AjvProblem | undefined, data: Record<string, unknown>): ToolError {
-  const id = workflow.workflowId ?? '';
-  if (problem?.keyword === 'required' && problem.instancePath === '') {
-    const name = String(problem.params.missingProperty);
-    return new ToolError('INVALID_INPUTS', `input "${name}" is required by workflow "${id}"; nothing was sent`, `Give it with --input ${name}=<value> (--input '${name}:=<json>' for an object or array), or in --inputs-file.`);
-  }
-  const path = (problem?.instancePath ?? '').split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
-  const name = path[0] ?? '';
-  if (name === '') return new ToolError('INVALID_INPUTS', `the inputs of workflow "${id}" ${problem?.message ?? 'do not match its inputs schema'}; nothing was sent`, 'Check the inputs against the workflow\'s inputs schema.');
-  const at = path.length > 1 ? ` at /${path.slice(1).join('/')}` : '';
-  const given = typeof data[name];
-  const fix = problem?.keyword === 'type' && (problem.params.type === 'object' || problem.params.type === 'array') ? `--input '${name}:=<json>'` : `--input ${name}=<value>`;
-  return new ToolError('INVALID_INPUTS', `input "${name}"${at} ${problem?.message ?? 'does not match the schema'} (given: a ${given}); nothing was sent`, `Give a valid value with ${fix}, or in --inputs-file.`);
-}
-
 /**
  * Command-line strings turned into the integer, number or boolean the schema declares for them
  * (top-level inputs only). The properties are read through `$ref`s (an inputs schema written as
@@ -236,39 +218,6 @@ function coercedFor(schema: Record<string, unknown>, inputs: Record<string, unkn
     else if (declared === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';
   }
   return out;
-}
-
-/** How many `$ref`s and `allOf`s deep the coercion looks (the schema's own depth is capped too). */
-const MAX_LOOKUP_DEPTH = 32;
-
-/** `schema` with its `$ref`s into `$defs` followed (the whole schema is one resource by now), or undefined. */
-function resolved(schema: unknown, defs: Record<string, unknown>, depth: number): Record<string, unknown> | undefined {
-  let at = schema;
-  for (let hops = depth; isObject(at) && typeof at.$ref === 'string' && hops < MAX_LOOKUP_DEPTH; hops++) {
-    if (!at.$ref.startsWith('#/$defs/')) return undefined;
-    at = defs[decodeURIComponent(at.$ref.slice('#/$defs/'.length))];
-  }
-  return isObject(at) && typeof at.$ref !== 'string' ? at : undefined;
-}
-
-/** The properties a schema declares, its own and its `allOf` members', through `$ref`s; the first declaration of a name wins. */
-function propertiesOf(schema: unknown, defs: Record<string, unknown>, depth: number): Record<string, unknown> {
-  const at = resolved(schema, defs, depth);
-  if (at === undefined || depth > MAX_LOOKUP_DEPTH) return {};
-  const properties: Record<string, unknown> = isObject(at.properties) ? { ...at.properties } : {};
-  for (const member of Array.isArray(at.allOf) ? at.allOf : []) {
-    for (const [name, property] of Object.entries(propertiesOf(member, defs, depth + 1))) if (!Object.hasOwn(properties, name)) properties[name] = property;
-  }
-  return properties;
-}
-
-/** The single type a property schema declares (through `$ref`s and `allOf`), if it declares exactly one. */
-function typeOf(property: unknown, defs: Record<string, unknown>, depth = 0): string | undefined {
-  const schema = resolved(property, defs, depth);
-  if (schema === undefined || depth > MAX_LOOKUP_DEPTH) return undefined;
-  if (typeof schema.type === 'string') return schema.type;
-  const types = new Set((Array.isArray(schema.allOf) ? schema.allOf : []).map((member) => typeOf(member, defs, depth + 1)).filter((type) => type !== undefined));
-  return types.size === 1 ? [...types][0] : undefined;
 }
 
 /**
@@ -316,8 +265,4 @@ function withComponents(schema: unknown, doc: ArazzoDocument, where: () => strin
 function located(doc: LoadedDocument, pointer: string): string {
   const position = doc.locate(pointer);
   return position ? `${doc.file}:${position.line}:${position.col}` : `${doc.file}#${pointer}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

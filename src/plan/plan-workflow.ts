@@ -5,6 +5,7 @@ import { isReference } from '../arazzo/model.js';
 import { sourceWorkflow } from '../arazzo/workflow-references.js';
 import { ToolError } from '../errors/tool-error.js';
 import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaOptions, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
+import { codeSpan } from '../output/code-span.js';
 
 /** Thrown when a workflow cannot be turned into a plan: a bad reference, goto target or condition, a retry in a success chain. */
 export class PlanError extends ToolError {
@@ -103,7 +104,7 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   for (const criterion of step.successCriteria) {
     const unsupported = unsupportedCriterion(criterion, profile);
     if (unsupported === 'type') {
-      criteria.skippedCriteria.push(profile.refusals.skippedCriterion(stepId, `${criterion.type} criterion ${JSON.stringify(criterion.condition ?? '')}`));
+      criteria.skippedCriteria.push(profile.refusals.skippedCriterion(stepId, `${criterion.type} criterion ${codeSpan(criterion.condition ?? '')}`));
       criteria.skippedNote = profile.refusals.skippedCriteriaNote;
     }
     else if (unsupported === 'context') planned.fails ??= refused(profile.refusals.successCriterionContext(criterion.context ?? ''));
@@ -231,7 +232,7 @@ function criterionAt(criterion: CriterionObject, stepId: string, options: Criter
   try {
     return prepareCriterion(criterion, options);
   } catch (error) {
-    throw new PlanError('BAD_CONDITION', `step "${stepId}": condition "${criterion.condition ?? ''}": ${(error as Error).message}`, criterion.pointer);
+    throw new PlanError('BAD_CONDITION', `step "${stepId}": condition ${codeSpan(criterion.condition ?? '')}: ${(error as Error).message}`, criterion.pointer);
   }
 }
 

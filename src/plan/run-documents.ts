@@ -69,6 +69,8 @@ export interface RunDocumentsDeps {
   registry: ApiLookup;
   /** --tool-bind: those with a `.` bind the sources of the Arazzo sources (`child.api=<api>`). */
   binds?: ReadonlyMap<string, string>;
+  /** false: nothing will be sent (a replay): see BindScope.sends. */
+  sends?: boolean;
   /** --tool-allow-ref-host: hosts a remote source's own sources may name besides its origin. */
   allowRefHosts: readonly string[];
   /** Local sources are named relative to it in messages. */
@@ -139,7 +141,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const errors = shownFindings.filter((f) => f.severity === 'error').length;
     if (errors > 0) throw new ArazzoSourceInvalidError(file, errors, root.criteria.profile, ` (Arazzo source "${source.name ?? ''}" of ${from.loaded.file})`);
     const prefix = `${from.prefix}${source.name ?? ''}.`;
-    const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription, { binds: deps.binds, included: { prefix } });
+    const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription, { binds: deps.binds, included: { prefix }, ...(deps.sends === false ? { sends: false } : {}) });
     opened.set(prefix, sources.map((bound) => bound.name));
     for (const warning of warnings) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);

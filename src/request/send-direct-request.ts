@@ -13,6 +13,7 @@ import { headerValue, parseHeaderFlags } from './parse-header-flags.js';
 import { readRequestBody } from './read-request-body.js';
 import { resolveTarget, type Target } from './resolve-target.js';
 import { writeResponseBody } from './write-response-body.js';
+import { registeredApiHint } from './registered-api-hint.js';
 
 export interface DirectCallOptions {
   method: HttpMethod;
@@ -63,14 +64,19 @@ export async function sendDirectRequest(opts: DirectCallOptions, io: DirectCallI
     const response = await send(pipeline.send(req, { signal: io.signal }), io.signal);
     if (opts.verbose) formatResponseLines(req, response).forEach(say);
     if (response.status >= 400) {
-      const hint = target.api !== undefined && target.auth === undefined && (response.status === 401 || response.status === 403) ? ` (API "${target.api.name}" has no credentials: tool auth login ${target.api.name})` : '';
+      const denied = response.status === 401 || response.status === 403;
+      const hint = target.api !== undefined && target.auth === undefined && denied ? ` (API "${target.api.name}" has no credentials: tool auth login ${target.api.name})` : '';
+      // A bare URL goes without credentials: if a registered API owns it, say how to send them.
+      const owner = target.api === undefined && denied ? await registeredApiHint(req.url, req.method, io.env) : undefined;
       if (opts.fail) {
         say(`error: HTTP ${statusLine(response.status)}: ${req.method} ${redactRequest(req).url}${hint}`);
+        if (owner !== undefined) say(`hint: ${owner}`);
         const excerpt = errorExcerpt(response, secretValuesOf(req));
         if (excerpt !== undefined) say(excerpt);
         return { kind: 'failed' };
       }
       if (!opts.verbose || hint !== '') say(`HTTP ${statusLine(response.status)}${hint}`);
+      if (owner !== undefined) say(`hint: ${owner}`);
     }
     if (opts.method !== 'HEAD') {
       const note = await writeResponseBody(response, { ...io, secrets: secretValuesOf(req) });

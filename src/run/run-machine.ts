@@ -1,11 +1,13 @@
 import { createActor, type InspectionEvent } from 'xstate';
 import type { WorkflowMachine } from '../../machines/compile-workflow.js';
 import type { WorkflowContext, WorkflowInput } from '../../machines/types.js';
-import { immediateClock } from './immediate-clock.js';
+import { immediateClock, type ActorClock } from './immediate-clock.js';
 
-/** Runs the machine to a final state, or until `signal` aborts (then the actor is stopped and its in-flight request aborted). */
-export function runMachine(machine: WorkflowMachine, input: WorkflowInput, signal: AbortSignal, inspect?: (event: InspectionEvent) => void): Promise<{ context: WorkflowContext; interrupted: boolean }> {
-  const clock = immediateClock();
+/**
+ * Runs the machine to a final state, or until `signal` aborts (then the actor is stopped and its
+ * in-flight request aborted). Retry waits run on `clock` (real timers by default).
+ */
+export function runMachine(machine: WorkflowMachine, input: WorkflowInput, signal: AbortSignal, inspect?: (event: InspectionEvent) => void, clock: ActorClock = immediateClock()): Promise<{ context: WorkflowContext; interrupted: boolean }> {
   const actor = createActor(machine, inspect ? { input, inspect, clock } : { input, clock });
   return new Promise((resolve, reject) => {
     const finish = (interrupted: boolean) => {

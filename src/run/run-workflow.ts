@@ -16,6 +16,7 @@ import { formatFinding } from '../arazzo/format-finding.js';
 import { refuseDependencies } from '../plan/gate-document.js';
 import { prepareDocument } from '../plan/prepare-document.js';
 import { runMachine } from './run-machine.js';
+import { immediateClock } from './immediate-clock.js';
 import type { PreparedRun } from '../plan/prepare-run.js';
 import { bindSources, refuseUnusedIncludedBinds, type ApiLookup, type BoundSource } from '../plan/bind-sources.js';
 import type { StepProgram } from '../plan/compile-steps.js';
@@ -104,6 +105,11 @@ export interface RunDeps {
   registry?: ApiLookup;
   /** Sends the steps' requests instead of the run's pipeline (`arazzo replay` answers them from a HAR file); descriptions still load through the pipeline. */
   sender?: Pipeline;
+  /**
+   * The responses come from a recording (`arazzo replay`): nothing is sent, so retry waits
+   * (`retryAfter`, Retry-After) are skipped and no source is warned to be sent without credentials.
+   */
+  recorded?: boolean;
   /** Creates the run's regex worker (createRegexWorker of src/execute/regex-worker.ts by default): a test watches it. */
   regexWorker?: () => RegexWorker;
 }
@@ -158,9 +164,10 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const checkResponse = mode === 'off' || opts.dryRun ? undefined : await (await import('../execute/check-response.js')).createResponseChecker(mode);
     const executorFor = (programs: StepProgram[]) =>
       createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}), ...(checkResponse ? { checkResponse } : {}) });
+    const clock = immediateClock({ waits: deps.recorded !== true });
     const ran = compiled.run
-      ? await runV2(compiled.run, executorFor, { inputs: compiled.inputs, maxSteps: opts.maxSteps, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH, signal: io.signal, inspect })
-      : asWorkflowsRun(await runMachine(compileWorkflow(plan, compiled.judge, executorFor(compiled.programs)), { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect));
+      ? await runV2(compiled.run, executorFor, { inputs: compiled.inputs, maxSteps: opts.maxSteps, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH, signal: io.signal, inspect, clock })
+      : asWorkflowsRun(await runMachine(compileWorkflow(plan, compiled.judge, executorFor(compiled.programs)), { inputs: compiled.inputs, maxSteps: opts.maxSteps }, io.signal, inspect, clock));
     const { context, interrupted } = ran;
     await tracer?.finish(context, interrupted).catch((error: Error) => reporter.warn(error.message));
     const failed = interrupted || context.failure !== undefined;
@@ -254,9 +261,9 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (!prepared.valid) return { kind: 'invalid-document' };
   const { doc, workflow, descriptions: { loadDescription } } = prepared;
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
-  const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
+  const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []), secrets: opts.secretInputs ?? [] }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
-  const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds });
+  const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds, sends: deps.recorded !== true });
   for (const warning of warnings) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
@@ -264,7 +271,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   const criteria = await criteriaOptionsFor(doc.model, profile, { warn: (message) => reporter.warn(message), regex });
   // A profile that runs nested workflows prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
   const prepareRunModule = profile.runsNestedWorkflows ? await import('../plan/prepare-run.js') : undefined;
-  const documents = prepareRunModule ? await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style, regex) : undefined;
+  const documents = prepareRunModule ? await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style, regex, deps.recorded !== true) : undefined;
   const run = prepareRunModule ? await prepareRunModule.prepareRun(documents!, workflow, templateWarnings) : undefined;
   if (documents && opts.binds) refuseUnusedIncludedBinds(opts.binds, documents.openedSources());
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
@@ -274,7 +281,7 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
-async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>): Promise<RunDocuments> {
+async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>, sends: boolean): Promise<RunDocuments> {
   const { createRunDocuments } = await import('../plan/run-documents.js');
   return createRunDocuments(
     { prefix: '', loaded: doc, location: doc.absolutePath, sources, criteria },
@@ -286,6 +293,7 @@ async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteri
       warn: (message) => reporter.warn(message),
       regex,
       ...(opts.binds ? { binds: opts.binds } : {}),
+      ...(sends ? {} : { sends: false }),
       printFindings: (findings, file) => findings.forEach((finding) => io.stderr.write(`${formatFinding(finding, file, style)}\n`)),
       ...(opts.verbose ? { bound: (bound: BoundSource[], file: string) => printBanner(bound, io.stderr, style, opts.secretInputs ?? [], `sources of ${file}:`) } : {}),
     },

@@ -17,6 +17,7 @@ import { createActionJudge } from '../execute/judge.js';
 import type { PreparedRun } from '../plan/prepare-run.js';
 import type { PreparedWorkflow } from '../plan/prepare-workflow.js';
 import { runMachine } from './run-machine.js';
+import type { ActorClock } from './immediate-clock.js';
 
 export type { DependencyRecord } from '../../machines/types.js';
 
@@ -63,6 +64,8 @@ export interface RunWorkflowsOptions {
   maxDepth: number;
   signal: AbortSignal;
   inspect?: (event: InspectionEvent) => void;
+  /** The clock of retry waits (real timers by default; a replay skips them). */
+  clock?: ActorClock;
 }
 
 /** Runs the selected workflow and its transfers, each after its dependencies; stops at the first failure or interruption. */
@@ -82,7 +85,7 @@ export async function runWorkflows(prepared: PreparedRun, machines: ReadonlyMap<
   const runChain = async (key: string, records: StepRecord[], transfers: Transfer[]): Promise<WorkflowContext | undefined> => {
     for (;;) {
       if (!(await runDependencies(key))) return undefined;
-      const ran = await runMachine(machines.get(key)!, { inputs: options.inputs, maxSteps: options.maxSteps, run }, options.signal, options.inspect);
+      const ran = await runMachine(machines.get(key)!, { inputs: options.inputs, maxSteps: options.maxSteps, run }, options.signal, options.inspect, options.clock);
       const context = (last = ran.context);
       run.workflows[context.key] = { inputs: context.inputs, outputs: context.failure ? {} : context.outputs };
       records.push(...context.records);

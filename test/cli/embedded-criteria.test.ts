@@ -27,23 +27,23 @@ describe('arazzo run --tool-runner v2: expressions embedded in typed criteria', 
   it('judges on the filled-in values: another status, or a higher minimum, does not hold', async () => {
     const status = await h.run(FIXTURE, [...V2, '--input', 'expectedStatus=sold', '--input', 'statusPattern=available', '--input', 'minPrice=10'], ROUTES);
     expect(status.code).toBe(1);
-    expect(status.stderr).toContain('success criterion "$.items[?@.status == \\"{$inputs.expectedStatus}\\"]" does not hold');
+    expect(status.stderr).toContain('success criterion `$.items[?@.status == "{$inputs.expectedStatus}"]` does not hold');
     const price = await h.run(FIXTURE, [...V2, '--input', 'expectedStatus=available', '--input', 'statusPattern=available', '--input', 'minPrice=20'], ROUTES);
     expect(price.code).toBe(1);
     expect(trail(recordOf(price))).toEqual(['list:200', 'prices:200']);
-    expect(price.stderr).toContain('success criterion "/root/items[price > {$steps.list.outputs.min}]" does not hold');
+    expect(price.stderr).toContain('success criterion `/root/items[price > {$steps.list.outputs.min}]` does not hold');
   });
 
   it('a value that is not there makes the criterion not hold, saying which expression', async () => {
     const result = await h.run(FIXTURE, [...V2, '--input', 'statusPattern=available', '--input', 'minPrice=10'], ROUTES);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('jsonpath criterion "$.items[?@.status == \\"{$inputs.expectedStatus}\\"]" does not hold: {$inputs.expectedStatus} resolved to nothing');
+    expect(result.stderr).toContain('jsonpath criterion `$.items[?@.status == "{$inputs.expectedStatus}"]` does not hold: {$inputs.expectedStatus} resolved to nothing');
   });
 
   it('a filled-in regex that does not compile does not hold, with the reason', async () => {
     const result = await h.run(FIXTURE, [...V2, '--input', 'expectedStatus=available', '--input', 'statusPattern=(', '--input', 'minPrice=10'], ROUTES);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('with its expressions filled in, "^(()$" is not a valid pattern');
+    expect(result.stderr).toContain('with its expressions filled in, `^(()$` is not a valid pattern');
   });
 
   it('validate compiles the conditions with stand-ins, and checks what the expressions name', async () => {

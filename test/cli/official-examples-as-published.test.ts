@@ -180,7 +180,7 @@ describe('pet-coupons.arazzo.yaml', () => {
       const result = await run('pet-coupons.arazzo.yaml', ['--workflow', 'apply-coupon', '--input', 'my_pet_tags:=["puppy"]'], ROUTES);
       expect(result.code).toBe(1);
       expect(sent()).toEqual(['GET /pet/findByTags', 'GET /pet/7/coupons', 'POST /store/order']);
-      expect(errorLine(result.stderr)).toBe('error: workflow "apply-coupon" failed at step "place-order": success criterion "$statusCode == 200" does not hold');
+      expect(errorLine(result.stderr)).toBe('error: workflow "apply-coupon" failed at step "place-order": success criterion `$statusCode == 200` does not hold');
     });
   });
 });
@@ -250,7 +250,7 @@ describe('oauth.arazzo.yaml (runs as published)', () => {
     const empty = await run('oauth.arazzo.yaml', args, { 'POST /oauth/token': { body: {} } });
     expect(empty.code).toBe(1);
     expect(trail(recordOf(empty).steps)).toEqual(['client-credentials-flow.get-client-creds-token:200']);
-    expect(errorLine(empty.stderr)).toBe('error: workflow "client-credentials-flow" failed at step "get-client-creds-token": HTTP 200: success criterion "$[?@.access_token != null]" does not hold');
+    expect(errorLine(empty.stderr)).toBe('error: workflow "client-credentials-flow" failed at step "get-client-creds-token": HTTP 200: success criterion `$[?@.access_token != null]` does not hold');
   });
 
   it('authorization-code-flow on its own', async () => {

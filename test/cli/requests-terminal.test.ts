@@ -10,6 +10,9 @@ beforeAll(async () => {
     if (hit.url === '/json') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"name":"Rex","tags":["good"]}');
+    } else if (hit.url === '/lines') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('one\ntwo\n');
     } else if (hit.url === '/text') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('plain words');
@@ -30,6 +33,16 @@ describe('direct calls on a terminal', () => {
   it('ends a text body with a newline', async () => {
     const result = await runTool(['get', `${server.origin}/text`], { stdoutIsTTY: true });
     expect(result.stdout).toBe('plain words\n');
+  });
+
+  it('adds no second newline to a text body that ends with one', async () => {
+    const result = await runTool(['get', `${server.origin}/lines`], { stdoutIsTTY: true });
+    expect(result.stdout).toBe('one\ntwo\n');
+  });
+
+  it('adds no newline to a text body when stdout is not a terminal', async () => {
+    const result = await runTool(['get', `${server.origin}/text`], { stdoutIsTTY: false });
+    expect(result.stdout).toBe('plain words');
   });
 
   it('does not dump a binary body, and says how to save it', async () => {

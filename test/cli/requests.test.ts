@@ -73,7 +73,7 @@ describe('direct calls', () => {
     expect(server.hits[0]?.query).toEqual({ full: 'true' });
     const absolute = await tool(['get', `${server.url}/v1/orders/9`]);
     expect(absolute.code).toBe(0);
-    expect(absolute.stderr).toBe('HTTP 401 Unauthorized\n');
+    expect(absolute.stderr).toBe('HTTP 401 Unauthorized\nhint: this URL is API "shop"\'s: tool get shop/orders/9 sends its credentials\n');
     expect(server.hits[1]?.headers.authorization).toBeUndefined();
   });
 

@@ -83,7 +83,7 @@ describe('arazzo run --report', () => {
     expect(search.request).toMatchObject({ method: 'GET', url: `${h.server.url}/items?q=rex` });
     expect(search.request?.headers).toMatchObject({ authorization: '***', 'x-trace': '***' });
     expect(search.outputs).toEqual({ first: '7' });
-    expect(busy.reason).toBe('HTTP 503: success criterion "$statusCode == 200" does not hold');
+    expect(busy.reason).toBe('HTTP 503: success criterion `$statusCode == 200` does not hold');
     expect(busy.criteria[0]).toEqual({ source: '$statusCode == 200', kind: 'simple', holds: false, comparisons: [{ source: '$statusCode == 200', left: '503', op: '==', right: '200', holds: false }] });
     expect(busy.actions).toEqual([{ name: 'busy', type: 'retry', criteria: ['$statusCode == 503'], retry: 1, limit: 2, delayMs: 0, line: '↻ retry 1/2 (action "busy": $statusCode == 503)' }]);
     expect(busy.explanation?.[0]).toBe(`  > GET ${h.server.url}/items/7`);
@@ -134,7 +134,7 @@ describe('arazzo run --report', () => {
     expect(validReport(report)).toBe(true);
     expect(report.status).toBe('failed');
     expect(report.failure).toMatchObject({ code: 'STEP_FAILED', stepId: 'fetch' });
-    expect(report.failure.message).toContain('success criterion "$response.body#/name == \\"Rex\\"" does not hold');
+    expect(report.failure.message).toContain('success criterion `$response.body#/name == "Rex"` does not hold');
     expect(text).not.toContain(BEARER);
     expect(text).not.toContain(TRACE);
     expect(text).not.toMatch(UNPRINTABLE);
@@ -181,7 +181,7 @@ describe('arazzo run --junit', () => {
     expect(doc.getElementsByTagName('testcase')[1]?.getElementsByTagName('failure')).toHaveLength(0);
     expect(doc.getElementsByTagName('testcase')[1]?.getElementsByTagName('system-out')[0]?.textContent).toMatch(/^failed, and the run went on \(an Arazzo action absorbed it\): HTTP 503/);
     const failure = doc.getElementsByTagName('testcase')[2]?.getElementsByTagName('failure')[0];
-    expect(failure?.getAttribute('message')).toBe('HTTP 200: success criterion "$response.body#/name == \\"Rex\\"" does not hold');
+    expect(failure?.getAttribute('message')).toBe('HTTP 200: success criterion `$response.body#/name == "Rex"` does not hold');
     // The explanation as stderr has it: the server's text escaped for XML, its escape sequences and control characters gone.
     expect(failure?.textContent).toContain('$response.body#/name == "Rex"  →  "Max" == "Rex"  false');
     expect(failure?.textContent).toContain('a <b> & \\"c\\" ]]> red');

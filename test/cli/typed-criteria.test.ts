@@ -29,7 +29,7 @@ describe('arazzo run --tool-runner v2: regex, jsonpath and xpath success criteri
     const result = await h.run('v2-criteria.arazzo.yaml', V2, { 'GET /a': { body: { id: 7, items: [{ status: 'waiting' }] } }, 'GET /b': order('shipped') });
     expect(result.code).toBe(1);
     expect(trail(recordOf(result))).toEqual(['getJson:200']);
-    expect(result.stderr).toContain('success criterion "$.items[?@.status == \\"ready\\"]" does not hold');
+    expect(result.stderr).toContain('success criterion `$.items[?@.status == "ready"]` does not hold');
     expect(h.server.hits).toHaveLength(1);
   });
 
@@ -102,9 +102,9 @@ describe('arazzo validate --tool-runner v2: criteria', () => {
     expect(result.code).toBe(10);
     const codes = result.stdout.split('\n').filter((line) => / (error|warning) /.test(line));
     expect(codes.filter((line) => / error CRITERION_SYNTAX /.test(line))).toHaveLength(4);
-    expect(result.stdout).toMatch(/regex criterion "\(unclosed" does not compile/);
-    expect(result.stdout).toMatch(/jsonpath criterion "\$\.items\[" does not compile/);
-    expect(result.stdout).toMatch(/xpath criterion "\/order\[" does not compile: .*XPST0003/);
+    expect(result.stdout).toMatch(/regex criterion `\(unclosed` does not compile/);
+    expect(result.stdout).toMatch(/jsonpath criterion `\$\.items\[` does not compile/);
+    expect(result.stdout).toMatch(/xpath criterion `\/order\[` does not compile: .*XPST0003/);
     expect(result.stdout).toMatch(/never evaluates script/);
     expect(result.stdout).toMatch(/warning CRITERION_CONTEXT_IGNORED /);
     expect(result.stdout).not.toMatch(/SUCCESS_CRITERION_SKIPPED/);
@@ -137,7 +137,7 @@ describe('arazzo run --tool-runner v2: a regex that backtracks without end', () 
     const result = await h.run('v2-regex-backtracking.arazzo.yaml', V2, { 'GET /a': { body: { text: 'a'.repeat(40) } }, 'GET /b': {} });
     expect(result.code).toBe(1);
     expect(trail(recordOf(result))).toEqual(['slow:200']);
-    expect(result.stderr).toMatch(/regex criterion "\^\(a\+\)\+b\$" does not hold: the pattern ran for more than 1 s on 40 characters and was stopped/);
+    expect(result.stderr).toMatch(/regex criterion `\^\(a\+\)\+b\$` does not hold: the pattern ran for more than 1 s on 40 characters and was stopped/);
     expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a']);
   });
 });

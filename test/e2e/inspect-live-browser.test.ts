@@ -159,11 +159,11 @@ describe('tool arazzo run --inspect in a browser', () => {
 
       const shown = await readPage(page);
       expect(shown.outcome).toBe('finished: failed');
-      expect(shown.failure).toBe('step checkout: HTTP 402: success criterion "$statusCode == 200" does not hold (STEP_FAILED)');
+      expect(shown.failure).toBe('step checkout: HTTP 402: success criterion `$statusCode == 200` does not hold (STEP_FAILED)');
       expect(shown.steps).toEqual([
         ['createItem', '2', '201 ✓', ''],
         ['pollItem', '2', '200 ✓', ''],
-        ['checkout', '1', '402 ✗', 'HTTP 402: success criterion "$statusCode == 200" does not hold'],
+        ['checkout', '1', '402 ✗', 'HTTP 402: success criterion `$statusCode == 200` does not hold'],
       ]);
       expect(shown.nodes['node-s0_createItem']).toEqual(['node', 'passed']);
       expect(shown.nodes['node-s1_pollItem']).toEqual(['node', 'passed']);
@@ -184,12 +184,12 @@ describe('tool arazzo run --inspect in a browser', () => {
       // One row per transition, each once.
       expect(shown.log).toEqual([
         ['1', 'createItem', 'start', '', 's0_createItem.calling'],
-        ['2', 'createItem', '503 ✗: HTTP 503: success criterion "$statusCode == 201" does not hold', 'busy: retry 1 of 2', 's0_createItem.backoff (retry in 2.0 s)'],
+        ['2', 'createItem', '503 ✗: HTTP 503: success criterion `$statusCode == 201` does not hold', 'busy: retry 1 of 2', 's0_createItem.backoff (retry in 2.0 s)'],
         ['3', 'createItem', 'retry wait over', '', 's0_createItem.calling'],
         ['4', 'createItem', '201 ✓', 'next step', 's1_pollItem'],
         ['5', 'pollItem', '200 ✓', 'stillPending: goto pollItem', 's1_pollItem'],
         ['6', 'pollItem', '200 ✓', 'next step', 's2_checkout'],
-        ['7', 'checkout', '402 ✗: HTTP 402: success criterion "$statusCode == 200" does not hold', 'fail', 'failed'],
+        ['7', 'checkout', '402 ✗: HTTP 402: success criterion `$statusCode == 200` does not hold', 'fail', 'failed'],
       ]);
       expect(await page.content()).not.toContain(SECRET);
       expect(errors).toEqual([]);

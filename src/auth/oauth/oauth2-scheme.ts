@@ -9,7 +9,7 @@ import type { Pipeline } from '../../http/create-pipeline.js';
 import { describeAuth } from '../describe-auth.js';
 import { AuthError, OAuthError } from '../errors.js';
 import { resolveSecret } from '../resolve-secret.js';
-import type { Scheme } from '../scheme.js';
+import { maskedAuthorization, type Scheme } from '../scheme.js';
 import { saveGrant } from './save-grant.js';
 import { requestToken, type TokenGrant } from './token-grant.js';
 
@@ -57,6 +57,7 @@ export function oauth2Scheme(api: ApiEntry, auth: OAuth2Config, deps: OAuth2Deps
     async apply(req, ctx) {
       req.headers.authorization = `Bearer ${await accessToken(ctx.retryAfter401)}`;
     },
+    placeholder: maskedAuthorization,
   };
 }
 

@@ -35,5 +35,5 @@ export async function replay(flags: ReplayOptions, { context }: CommandIo): Prom
   const { loadReplayPipeline } = await import('../../observe/report/replay-pipeline.js');
   const { runWorkflowFile } = await import('../../run/run-workflow.js');
   const sender = await loadReplayPipeline(from, context.cwd, shared.secretInputs);
-  return exitCodeFor((await runWorkflowFile(options, context, { sender })).kind);
+  return exitCodeFor((await runWorkflowFile(options, context, { sender, recorded: true })).kind);
 }

@@ -237,7 +237,7 @@ describe('validateDocument: expressions', () => {
   it("includes the parser's message", async () => {
     const findings = (await findingsOf('expressions.arazzo.yaml')).filter((f) => f.code !== 'UNKNOWN_PARAMETER');
     expect(findings[0]?.message).toBe('"$inputs." is not a valid runtime expression: expected an input name after "$inputs.", but the expression ends');
-    expect(findings[5]?.message).toMatch(/^condition "\$statusCode ==" does not parse: .+/);
+    expect(findings[5]?.message).toMatch(/^condition `\$statusCode ==` does not parse: .+/);
     expect(findings[7]?.message).toBe('$steps.first.outputs.total: step "first" has no output "total" (it declares "count", "broken")');
   });
 });

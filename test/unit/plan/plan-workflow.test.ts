@@ -161,7 +161,7 @@ workflows:
     const workflow = doc.model.workflows[0]!;
     const criteria: StepCriteria = { successCriteria: [], skippedCriteria: [], actionCriteria: [] };
     planStep(doc.model, workflow, workflow.steps[0]!, stepIndexOf(workflow), criteria);
-    expect(criteria.skippedCriteria).toEqual(['step "a": regex criterion "^2" is skipped: only simple criteria run in v1 (runs with --tool-runner v2)']);
+    expect(criteria.skippedCriteria).toEqual(['step "a": regex criterion `^2` is skipped: only simple criteria run in v1 (runs with --tool-runner v2)']);
     expect(criteria.skippedNote).toBe('its successCriteria were skipped as unsupported in v1');
     expect(criteria.successCriteria).toEqual([]);
   });
