@@ -33,6 +33,9 @@ import { createTracer, openTraceFile, type Tracer } from '../observe/trace.js';
 import type { LiveInspector } from '../observe/inspect.js';
 import { holdsLiveView } from '../observe/live-view-hold.js';
 import type { ReportTargets, RunReports } from '../observe/report/run-reports.js';
+import type { RunStop } from '../observe/report/run-report.js';
+import { runnerFindings } from '../plan/gate-document.js';
+import { stopOfError, stopOfInvalidDocument } from './run-stop.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
@@ -123,11 +126,18 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   // (its thread starts at the first test), stopped when the run ends, however it ends.
   let regexWorker: Promise<RegexWorker> | undefined;
   const regex = () => (regexWorker ??= deps.regexWorker ? Promise.resolve(deps.regexWorker()) : import('../execute/regex-worker.js').then((m) => m.createRegexWorker()));
+  // The workflow the run selected, once known: a run that stops before its first request names it in its reports.
+  const selected: { workflowId?: string } = opts.workflowId === undefined ? {} : { workflowId: opts.workflowId };
+  // Whether the run got as far as its record: an error before that is an early stop, which the reports still record.
+  let recorded = false;
   try {
-    // Report files are opened before anything is sent: an unwritable path is a usage error.
+    // Report files are opened before anything is sent: an unwritable path is a usage error (and writes nothing).
     if (opts.reports) reports = await (await import('../observe/report/run-reports.js')).openRunReports(opts, io.cwd);
-    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex);
-    if ('kind' in compiled) return compiled;
+    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex, selected);
+    if ('stop' in compiled) {
+      await reports?.stopped(compiled.stop).catch((error: Error) => reporter.warn(error.message));
+      return { kind: 'invalid-document' };
+    }
     const { plan } = compiled;
 
     if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [], workflows: compiled.run?.workflows });
@@ -167,6 +177,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     else if (ran.failure) record.failure = recordFailure(plan.workflowId, ran.failure);
     if (ran.transfers.length > 0) record.transfers = ran.transfers;
     if (ran.dependencies.length > 0) record.dependencies = ran.dependencies;
+    recorded = true;
     await reports?.finish(record, ran.failure?.failure, interrupted).catch((error: Error) => reporter.warn(error.message));
     io.stdout.write(await formatRecord(record, opts.output, credentials));
     holdLiveView = live !== undefined;
@@ -181,6 +192,10 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
       return { kind: 'failed' };
     }
     return { kind: 'succeeded' };
+  } catch (error) {
+    // Every exit writes the requested reports, early ones included (an unknown API, a missing input, an unreadable description).
+    if (!recorded) await reports?.stopped(stopOfError(error, selected.workflowId)).catch((failure: Error) => reporter.warn(failure.message));
+    throw error;
   } finally {
     pipeline.close();
     if (regexWorker) (await regexWorker).stop();
@@ -209,11 +224,20 @@ interface CompiledRun {
 
 /**
  * Loads, validates and binds the document and compiles the selected workflow; returns the
- * `invalid-document` outcome instead when the document is invalid. A function of its own so that the loaded document
+ * stop of an invalid document instead (its findings are printed); notes the selected workflow in `selected`. A function of its own so that the loaded document
  * (its text, parsed tree, model and findings: ~3.6 MiB at 1000 steps) is garbage once the run
  * starts; a suspended async function keeps all its locals alive.
  */
-async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>): Promise<CompiledRun | Outcome> {
+async function compileRun(
+  opts: RunOptions,
+  io: RunIO,
+  deps: RunDeps,
+  pipeline: Pipeline,
+  reporter: Reporter,
+  style: Style,
+  regex: () => Promise<RegexWorker>,
+  selected: { workflowId?: string },
+): Promise<CompiledRun | { stop: RunStop }> {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const prepared = await prepareDocument({
     file: opts.file,
@@ -249,8 +273,13 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
     ...(opts.silence ? { silence: opts.silence } : {}),
     upTo: 'workflow',
   });
-  if (!prepared.valid) return { kind: 'invalid-document' };
+  if (!prepared.valid) {
+    const only = prepared.doc.model.workflows.length === 1 ? prepared.doc.model.workflows[0]!.workflowId : undefined;
+    const workflowId = opts.workflowId ?? only;
+    return { stop: stopOfInvalidDocument(prepared.doc.file, runnerFindings(prepared.findings, prepared.doc.model, opts.workflowId), workflowId) };
+  }
   const { doc, workflow, descriptions: { loadDescription } } = prepared;
+  if (workflow.workflowId !== undefined) selected.workflowId = workflow.workflowId;
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
   const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []) }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
