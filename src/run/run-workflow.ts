@@ -36,6 +36,9 @@ import type { ReportTargets, RunReports } from '../observe/report/run-reports.js
 import type { RunStop } from '../observe/report/run-report.js';
 import { runnerFindings } from '../plan/gate-document.js';
 import { stopOfError, stopOfInvalidDocument } from './run-stop.js';
+import type { GitHubRun } from '../observe/github/github-run.js';
+import { inGitHubActions } from '../observe/github/workflow-commands.js';
+import type { Position } from '../arazzo/model.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
@@ -117,6 +120,8 @@ export interface RunDeps {
 export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<Outcome> {
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
+  // GitHub Actions: the run's secrets are registered with ::add-mask:: before anything is printed (docs/cli.md#ci).
+  const github = inGitHubActions(io.env) ? await startGitHub(opts, io, deps, reporter) : undefined;
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
@@ -136,6 +141,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex, selected);
     if ('stop' in compiled) {
       await reports?.stopped(compiled.stop).catch((error: Error) => reporter.warn(error.message));
+      await github?.stopped(compiled.stop);
       return { kind: 'invalid-document' };
     }
     const { plan } = compiled;
@@ -150,6 +156,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     // One stream of events for the run: the decoder (decode-run.ts) turns the machine's inspection
     // and the executor's callbacks into it; stderr, the trace, the live view and the reports listen.
     const events = createRunEvents();
+    github?.subscribe(events);
     narrateOnStderr(events, reporter);
     // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
     if (!opts.quiet) events.on('action.fired', createActionNarrator(plan, compiled.programs, reporter, compiled.run?.workflows));
@@ -180,6 +187,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     recorded = true;
     await reports?.finish(record, ran.failure?.failure, interrupted).catch((error: Error) => reporter.warn(error.message));
     io.stdout.write(await formatRecord(record, opts.output, credentials));
+    await github?.finished(plan.workflowId, ran.failure?.failure, interrupted, compiled.stepPositions);
     holdLiveView = live !== undefined;
     if (interrupted) {
       reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${ran.runs} step runs; nothing more was sent`);
@@ -194,7 +202,11 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     return { kind: 'succeeded' };
   } catch (error) {
     // Every exit writes the requested reports, early ones included (an unknown API, a missing input, an unreadable description).
-    if (!recorded) await reports?.stopped(stopOfError(error, selected.workflowId)).catch((failure: Error) => reporter.warn(failure.message));
+    if (!recorded) {
+      const stop = stopOfError(error, selected.workflowId);
+      await reports?.stopped(stop).catch((failure: Error) => reporter.warn(failure.message));
+      await github?.stopped(stop);
+    }
     throw error;
   } finally {
     pipeline.close();
@@ -211,6 +223,20 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   }
 }
 
+/** The GitHub Actions output of a run (src/observe/github/), loaded only in GitHub Actions. */
+async function startGitHub(opts: RunOptions, io: RunIO, deps: RunDeps, reporter: Reporter): Promise<GitHubRun> {
+  const { startGitHubRun } = await import('../observe/github/github-run.js');
+  return startGitHubRun({
+    stderr: io.stderr,
+    env: io.env,
+    cwd: io.cwd,
+    command: deps.sender === undefined ? 'run' : 'replay',
+    file: opts.file,
+    secrets: opts.secretInputs ?? [],
+    warn: (message) => reporter.warn(message),
+  });
+}
+
 /** What a run needs of its document once it is checked and bound. */
 interface CompiledRun {
   plan: WorkflowPlan;
@@ -220,6 +246,8 @@ interface CompiledRun {
   inputs: Record<string, unknown>;
   /** v2: every workflow the run can reach, `plan` and `programs` being the selected one's. */
   run?: PreparedRun;
+  /** Where each step of the selected workflow is in the document: a GitHub annotation of its failure points there. */
+  stepPositions: ReadonlyMap<string, Position>;
 }
 
 /**
@@ -297,7 +325,13 @@ async function compileRun(
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  return run ? { plan, judge: createActionJudge(programs, outputs), programs, inputs, run } : { plan, judge: createActionJudge(programs, outputs), programs, inputs };
+  const stepPositions = new Map<string, Position>();
+  for (const step of workflow.steps) {
+    const position = step.stepId === undefined ? undefined : doc.locate(step.pointer);
+    if (position && step.stepId !== undefined) stepPositions.set(step.stepId, position);
+  }
+  const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions };
+  return run ? { ...compiled, run } : compiled;
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
