@@ -36,8 +36,8 @@ import type { ReportTargets, RunReports } from '../observe/report/run-reports.js
 import type { RunStop } from '../observe/report/run-report.js';
 import { runnerFindings } from '../plan/gate-document.js';
 import { stopOfError, stopOfInvalidDocument } from './run-stop.js';
-import type { GitHubRun } from '../observe/github/github-run.js';
 import { inGitHubActions } from '../observe/github/workflow-commands.js';
+import { startGitHub, stepPositions } from './github-output.js';
 import type { Position } from '../arazzo/model.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
@@ -121,7 +121,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
   // GitHub Actions: the run's secrets are registered with ::add-mask:: before anything is printed (docs/cli.md#ci).
-  const github = inGitHubActions(io.env) ? await startGitHub(opts, io, deps, reporter) : undefined;
+  const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined }, io, reporter) : undefined;
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
@@ -223,20 +223,6 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   }
 }
 
-/** The GitHub Actions output of a run (src/observe/github/), loaded only in GitHub Actions. */
-async function startGitHub(opts: RunOptions, io: RunIO, deps: RunDeps, reporter: Reporter): Promise<GitHubRun> {
-  const { startGitHubRun } = await import('../observe/github/github-run.js');
-  return startGitHubRun({
-    stderr: io.stderr,
-    env: io.env,
-    cwd: io.cwd,
-    command: deps.sender === undefined ? 'run' : 'replay',
-    file: opts.file,
-    secrets: opts.secretInputs ?? [],
-    warn: (message) => reporter.warn(message),
-  });
-}
-
 /** What a run needs of its document once it is checked and bound. */
 interface CompiledRun {
   plan: WorkflowPlan;
@@ -325,12 +311,7 @@ async function compileRun(
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  const stepPositions = new Map<string, Position>();
-  for (const step of workflow.steps) {
-    const position = step.stepId === undefined ? undefined : doc.locate(step.pointer);
-    if (position && step.stepId !== undefined) stepPositions.set(step.stepId, position);
-  }
-  const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions };
+  const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions: stepPositions(doc, workflow) };
   return run ? { ...compiled, run } : compiled;
 }
 
