@@ -34,6 +34,12 @@ import { createTracer, openTraceFile, type Tracer } from '../observe/trace.js';
 import type { LiveInspector } from '../observe/inspect.js';
 import { holdsLiveView } from '../observe/live-view-hold.js';
 import type { ReportTargets, RunReports } from '../observe/report/run-reports.js';
+import type { RunStop } from '../observe/report/run-report.js';
+import { runnerFindings } from '../plan/gate-document.js';
+import { stopOfError, stopOfInvalidDocument } from './run-stop.js';
+import { inGitHubActions } from '../observe/github/workflow-commands.js';
+import { startGitHub, stepPositions } from './github-output.js';
+import type { Position } from '../arazzo/model.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
@@ -122,6 +128,8 @@ export interface RunDeps {
 export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps = {}): Promise<Outcome> {
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
+  // GitHub Actions: the run's secrets are registered with ::add-mask:: before anything is printed (docs/cli.md#ci).
+  const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined }, io, reporter) : undefined;
   const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
@@ -131,11 +139,19 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   // (its thread starts at the first test), stopped when the run ends, however it ends.
   let regexWorker: Promise<RegexWorker> | undefined;
   const regex = () => (regexWorker ??= deps.regexWorker ? Promise.resolve(deps.regexWorker()) : import('../execute/regex-worker.js').then((m) => m.createRegexWorker()));
+  // The workflow the run selected, once known: a run that stops before its first request names it in its reports.
+  const selected: { workflowId?: string } = opts.workflowId === undefined ? {} : { workflowId: opts.workflowId };
+  // Whether the run got as far as its record: an error before that is an early stop, which the reports still record.
+  let recorded = false;
   try {
-    // Report files are opened before anything is sent: an unwritable path is a usage error.
+    // Report files are opened before anything is sent: an unwritable path is a usage error (and writes nothing).
     if (opts.reports) reports = await (await import('../observe/report/run-reports.js')).openRunReports(opts, io.cwd);
-    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex);
-    if ('kind' in compiled) return compiled;
+    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex, selected);
+    if ('stop' in compiled) {
+      await reports?.stopped(compiled.stop).catch((error: Error) => reporter.warn(error.message));
+      await github?.stopped(compiled.stop);
+      return { kind: 'invalid-document' };
+    }
     const { plan } = compiled;
 
     if (opts.trace !== undefined) tracer = createTracer(await openTraceFile(opts.trace, io.cwd), plan, { maxSteps: opts.maxSteps, path: opts.trace, secrets: opts.secretInputs ?? [], workflows: compiled.run?.workflows });
@@ -148,6 +164,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     // One stream of events for the run: the decoder (decode-run.ts) turns the machine's inspection
     // and the executor's callbacks into it; stderr, the trace, the live view and the reports listen.
     const events = createRunEvents();
+    github?.subscribe(events);
     narrateOnStderr(events, reporter);
     // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
     if (!opts.quiet) events.on('action.fired', createActionNarrator(plan, compiled.programs, reporter, compiled.run?.workflows));
@@ -176,8 +193,10 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     else if (ran.failure) record.failure = recordFailure(plan.workflowId, ran.failure);
     if (ran.transfers.length > 0) record.transfers = ran.transfers;
     if (ran.dependencies.length > 0) record.dependencies = ran.dependencies;
+    recorded = true;
     await reports?.finish(record, ran.failure?.failure, interrupted).catch((error: Error) => reporter.warn(error.message));
     io.stdout.write(await formatRecord(record, opts.output, credentials));
+    await github?.finished(plan.workflowId, ran.failure?.failure, interrupted, compiled.stepPositions);
     holdLiveView = live !== undefined;
     if (interrupted) {
       reporter.warn(`interrupted: workflow "${plan.workflowId}" stopped after ${ran.runs} step runs; nothing more was sent`);
@@ -190,6 +209,14 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
       return { kind: 'failed' };
     }
     return { kind: 'succeeded' };
+  } catch (error) {
+    // Every exit writes the requested reports, early ones included (an unknown API, a missing input, an unreadable description).
+    if (!recorded) {
+      const stop = stopOfError(error, selected.workflowId);
+      await reports?.stopped(stop).catch((failure: Error) => reporter.warn(failure.message));
+      await github?.stopped(stop);
+    }
+    throw error;
   } finally {
     pipeline.close();
     if (regexWorker) (await regexWorker).stop();
@@ -214,15 +241,26 @@ interface CompiledRun {
   inputs: Record<string, unknown>;
   /** v2: every workflow the run can reach, `plan` and `programs` being the selected one's. */
   run?: PreparedRun;
+  /** Where each step of the selected workflow is in the document: a GitHub annotation of its failure points there. */
+  stepPositions: ReadonlyMap<string, Position>;
 }
 
 /**
  * Loads, validates and binds the document and compiles the selected workflow; returns the
- * `invalid-document` outcome instead when the document is invalid. A function of its own so that the loaded document
+ * stop of an invalid document instead (its findings are printed); notes the selected workflow in `selected`. A function of its own so that the loaded document
  * (its text, parsed tree, model and findings: ~3.6 MiB at 1000 steps) is garbage once the run
  * starts; a suspended async function keeps all its locals alive.
  */
-async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: Pipeline, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>): Promise<CompiledRun | Outcome> {
+async function compileRun(
+  opts: RunOptions,
+  io: RunIO,
+  deps: RunDeps,
+  pipeline: Pipeline,
+  reporter: Reporter,
+  style: Style,
+  regex: () => Promise<RegexWorker>,
+  selected: { workflowId?: string },
+): Promise<CompiledRun | { stop: RunStop }> {
   const profile = opts.profile ?? DEFAULT_PROFILE;
   const prepared = await prepareDocument({
     file: opts.file,
@@ -258,8 +296,13 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
     ...(opts.silence ? { silence: opts.silence } : {}),
     upTo: 'workflow',
   });
-  if (!prepared.valid) return { kind: 'invalid-document' };
+  if (!prepared.valid) {
+    const only = prepared.doc.model.workflows.length === 1 ? prepared.doc.model.workflows[0]!.workflowId : undefined;
+    const workflowId = opts.workflowId ?? only;
+    return { stop: stopOfInvalidDocument(prepared.doc.file, runnerFindings(prepared.findings, prepared.doc.model, opts.workflowId), workflowId) };
+  }
   const { doc, workflow, descriptions: { loadDescription } } = prepared;
+  if (workflow.workflowId !== undefined) selected.workflowId = workflow.workflowId;
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
   const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []), secrets: opts.secretInputs ?? [] }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
@@ -277,7 +320,8 @@ async function compileRun(opts: RunOptions, io: RunIO, deps: RunDeps, pipeline: 
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  return run ? { plan, judge: createActionJudge(programs, outputs), programs, inputs, run } : { plan, judge: createActionJudge(programs, outputs), programs, inputs };
+  const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions: stepPositions(doc, workflow) };
+  return run ? { ...compiled, run } : compiled;
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */

@@ -8,6 +8,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import { styleFor } from '../../output/style.js';
 import { printableLine } from '../../output/printable.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
+import { annotation, annotationFile, inGitHubActions } from '../../observe/github/workflow-commands.js';
 import { expandFileArguments } from '../file-globs.js';
 import { checkAllowReadFolders } from '../allow-read-folders.js';
 import { EXIT } from '../exit-codes.js';
@@ -102,6 +103,14 @@ function printFindings(findings: Finding[], doc: LoadedDocument, profile: Runner
     const lines = findings.map((finding) => formatFinding(finding, doc.file, style));
     lines.push(formatSummary(doc, findings, { strict: options.strict, profile }));
     context.stdout.write(`${lines.join('\n')}\n`);
+  }
+  // GitHub Actions: each finding is also an annotation, on stderr so that stdout stays the findings (docs/cli.md#ci).
+  if (inGitHubActions(context.env)) {
+    const file = annotationFile(doc.file, context.cwd, context.env);
+    for (const finding of findings) {
+      const level = finding.severity === 'error' || options.strict ? 'error' : 'warning';
+      context.stderr.write(annotation(level, finding.message, { file, line: finding.line, col: finding.col, title: finding.code }));
+    }
   }
   return valid;
 }

@@ -7,7 +7,7 @@
 import type { RunFailure } from '../../../machines/types.js';
 import type { KnownSecrets } from '../../output/redact.js';
 import type { StepRun } from './capture-runs.js';
-import { failureView, type RunSummary } from './run-report.js';
+import { errorView, failureView, type RunSummary } from './run-report.js';
 
 interface TestCase {
   name: string;
@@ -52,14 +52,14 @@ export function buildJunit(summary: RunSummary, steps: readonly StepRun[], known
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${attr(`tool arazzo ${summary.command}`)}" ${totals}>`,
-    `  <testsuite name="${attr(summary.workflowId)}" ${totals} timestamp="${new Date(summary.startedAt).toISOString()}" file="${attr(summary.document)}">`,
+    `  <testsuite name="${attr(summary.workflowId === '' ? summary.document : summary.workflowId)}" ${totals} timestamp="${new Date(summary.startedAt).toISOString()}" file="${attr(summary.document)}">`,
     '    <properties>',
     `      <property name="document" value="${attr(summary.document)}"/>`,
     `      <property name="runner" value="${attr(summary.runner)}"/>`,
     `      <property name="status" value="${summary.status}"/>`,
     ...(summary.replayOf === undefined ? [] : [`      <property name="replayOf" value="${attr(summary.replayOf)}"/>`]),
     '    </properties>',
-    ...cases.flatMap((c) => caseLines(c, summary.workflowId)),
+    ...cases.flatMap((c) => caseLines(c, summary.workflowId === '' ? summary.document : summary.workflowId)),
     '  </testsuite>',
     '</testsuites>',
   ];
@@ -82,8 +82,15 @@ function caseLines(c: TestCase, classname: string): string[] {
 
 /** The testcase of a failure that no failed step run shows (the budget, an unsupported step, broken action criteria, a crash, Ctrl-C), if any. */
 function unexplained(summary: RunSummary, steps: readonly StepRun[], known: KnownSecrets): TestCase | undefined {
-  const name = `workflow ${summary.workflowId}`;
+  const name = `workflow ${summary.workflowId === '' ? summary.document : summary.workflowId}`;
   const time = summary.durationMs / 1000;
+  if (summary.error !== undefined) {
+    // A run that stopped before its first request: the error stderr printed, with an invalid document's findings.
+    const view = errorView(summary.error, known);
+    const findings = (view.findings ?? []).map((f) => `${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col ?? 1}`}: ${f.severity} ${f.code}: ${f.message}`);
+    const text = [view.message, ...(view.hint === undefined ? [] : [view.hint]), ...findings].join('\n');
+    return { name, time, outcome: { kind: 'error', type: view.code, message: view.message, text } };
+  }
   if (summary.status === 'interrupted') return { name, time, outcome: { kind: 'error', type: 'INTERRUPTED', message: 'interrupted: the run was stopped (Ctrl-C or a signal); nothing more was sent' } };
   const failure = summary.failure;
   if (failure === undefined || explainedByStep(failure, steps)) return undefined;

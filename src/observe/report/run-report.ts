@@ -15,7 +15,39 @@ export const REPORT_VERSION = 1;
 /** The `$id` of docs/schemas/run-report-v1.schema.json, which the report names as its `$schema`. */
 export const REPORT_SCHEMA_ID = 'urn:tool:schema:run-report:1';
 
-export type RunStatus = 'succeeded' | 'failed' | 'interrupted';
+/** How the run ended; the last three are runs that stopped before their first request (see `RunStop`). */
+export type RunStatus = 'succeeded' | 'failed' | 'interrupted' | 'invalid-document' | 'usage-error' | 'internal-error';
+
+/** A finding of an invalid document, as the report lists it (the document's own file, line and column). */
+export interface ReportFinding {
+  code: string;
+  severity: 'error' | 'warning';
+  message: string;
+  pointer: string;
+  file: string;
+  line?: number;
+  col?: number;
+}
+
+/** Why a run stopped before it started: the error stderr printed, and an invalid document's findings. */
+export interface RunError {
+  code: string;
+  message: string;
+  hint?: string;
+  findings?: ReportFinding[];
+}
+
+/**
+ * A run that stopped before its first request: an invalid document (exit 10), a usage or
+ * configuration error (exit 2: a missing input, an unknown API, a description that cannot be
+ * read), a refusal (exit 1), Ctrl-C while loading, or a bug. Its reports have no step runs.
+ */
+export interface RunStop {
+  status: 'invalid-document' | 'usage-error' | 'failed' | 'interrupted' | 'internal-error';
+  /** The selected workflow, when it was known. */
+  workflowId?: string;
+  error: RunError;
+}
 
 export interface RunReport {
   $schema: typeof REPORT_SCHEMA_ID;
@@ -32,6 +64,8 @@ export interface RunReport {
   startedAt: string;
   durationMs: number;
   failure?: { code: RunFailure['code']; stepId?: string; action?: string; message: string };
+  /** A run that stopped before its first request: why (secrets masked). */
+  error?: RunError;
   /** The workflow outputs (`{}` unless it succeeded), secrets masked. */
   outputs: Record<string, unknown>;
   stepRuns: number;
@@ -43,6 +77,7 @@ export interface RunSummary extends Pick<RunReport, 'command' | 'replayOf' | 'do
   startedAt: number;
   durationMs: number;
   failure?: RunFailure;
+  error?: RunError;
   outputs: Record<string, unknown>;
 }
 
@@ -61,6 +96,7 @@ export function buildRunReport(summary: RunSummary, steps: StepRun[], known: Kno
     startedAt: new Date(summary.startedAt).toISOString(),
     durationMs: round(summary.durationMs),
     ...(summary.failure ? { failure: failureView(summary.failure, known) } : {}),
+    ...(summary.error ? { error: errorView(summary.error, known) } : {}),
     outputs: maskJson(summary.outputs, known) as Record<string, unknown>,
     stepRuns: steps.length,
     steps: steps.map((step) => (step.durationMs === undefined ? step : { ...step, durationMs: round(step.durationMs) })),
@@ -72,6 +108,14 @@ export function failureView(failure: RunFailure, known: KnownSecrets): NonNullab
   const view: NonNullable<RunReport['failure']> = { code: failure.code, message: printableLine(failureMessage(failure), known) };
   if (failure.stepId !== undefined) view.stepId = failure.stepId;
   if (failure.action !== undefined) view.action = failure.action;
+  return view;
+}
+
+/** A stopped run's error as the report and the JUnit file show it: every text masked and stripped of control characters. */
+export function errorView(error: RunError, known: KnownSecrets): RunError {
+  const view: RunError = { code: error.code, message: printableLine(error.message, known) };
+  if (error.hint !== undefined) view.hint = printableLine(error.hint, known);
+  if (error.findings !== undefined) view.findings = error.findings.map((finding) => ({ ...finding, message: printableLine(finding.message, known) }));
   return view;
 }
 

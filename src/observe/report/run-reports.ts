@@ -13,7 +13,7 @@ import { createRunCapture, type NarratedWorkflows } from './capture-runs.js';
 import { harEntry, harHead, harTail } from './har-entry.js';
 import { buildJunit } from './junit-xml.js';
 import { openOutputFile, type OutputFile } from './output-file.js';
-import { buildRunReport, type RunSummary } from './run-report.js';
+import { buildRunReport, type RunStop, type RunSummary } from './run-report.js';
 
 /** The files a run writes about itself (paths relative to the working directory). */
 export interface ReportTargets {
@@ -51,7 +51,13 @@ export interface RunReports {
    * a REPORT_WRITE_FAILED ToolError when one could not be written (the others are).
    */
   finish(record: ReportedRecord, failure: RunFailure | undefined, interrupted: boolean): Promise<void>;
-  /** Removes the files' temporary copies unless `finish()` wrote them (a run that never started writes nothing). */
+  /**
+   * Writes every file for a run that stopped before its first request (`stop`: why), so that CI
+   * finds them after an invalid document or a usage error too. Does nothing once `finish()` ran.
+   * Rejects like `finish()`.
+   */
+  stopped(stop: RunStop): Promise<void>;
+  /** Removes the files' temporary copies unless `finish()` or `stopped()` wrote them. */
   close(): Promise<void>;
 }
 
@@ -87,8 +93,31 @@ export async function openRunReports(opts: ReportRunOptions, cwd: string): Promi
     onExchange: har && ((exchange) => har.write(`${entries++ === 0 ? '' : ',\n'}${JSON.stringify(harEntry(exchange))}`)),
   });
 
+  let written = false;
+  const write = async (summary: RunSummary, steps: ReturnType<typeof capture.runs>, known: ReturnType<typeof capture.known>) => {
+    written = true;
+    report?.write(`${JSON.stringify(buildRunReport(summary, steps, known), null, 2)}\n`);
+    junit?.write(buildJunit(summary, steps, known));
+    har?.write(harTail());
+    const results = await Promise.allSettled(files.map((file) => file.commit()));
+    const rejected = results.find((result) => result.status === 'rejected');
+    if (rejected) throw rejected.reason;
+  };
+  const base = () => ({
+    command: targets.replayOf === undefined ? ('run' as const) : ('replay' as const),
+    document: opts.file,
+    runner: (opts.profile ?? DEFAULT_PROFILE).name,
+    startedAt: started,
+    durationMs: performance.now() - startedAt,
+    ...(targets.replayOf === undefined ? {} : { replayOf: targets.replayOf }),
+  });
+
   return {
     subscribe: (bus, plan, programs, workflows) => capture.subscribe(bus, plan, programs, workflows),
+    async stopped(stop) {
+      if (written) return;
+      await write({ ...base(), workflowId: stop.workflowId ?? '', status: stop.status, error: stop.error, outputs: {} }, [], capture.known());
+    },
     async finish(record, failure, interrupted) {
       const steps = capture.runs(record.steps);
       const known = capture.known();
@@ -104,12 +133,7 @@ export async function openRunReports(opts: ReportRunOptions, cwd: string): Promi
       };
       if (targets.replayOf !== undefined) summary.replayOf = targets.replayOf;
       if (failure !== undefined) summary.failure = failure;
-      report?.write(`${JSON.stringify(buildRunReport(summary, steps, known), null, 2)}\n`);
-      junit?.write(buildJunit(summary, steps, known));
-      har?.write(harTail());
-      const results = await Promise.allSettled(files.map((file) => file.commit()));
-      const rejected = results.find((result) => result.status === 'rejected');
-      if (rejected) throw rejected.reason;
+      await write(summary, steps, known);
     },
     async close() {
       await Promise.all(files.map((file) => file.discard()));
