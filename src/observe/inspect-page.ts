@@ -130,7 +130,7 @@ function nodeNote(node, cls, value, line) {
 // Grows the chart's viewBox (and its size with it) to hold every note, so that none is cut off at an edge.
 function fitChart() {
   const svg = document.querySelector('#chart svg'), graph = svg && svg.querySelector('g.graph');
-  if (!graph || !svg.viewBox.baseVal) return;
+  if (!graph || !svg.viewBox.baseVal || !(svg.viewBox.baseVal.width > 0)) return;
   const view = svg.viewBox.baseVal, m = graph.transform.baseVal.consolidate();
   const matrix = m ? m.matrix : svg.createSVGMatrix();
   if (!svg.dataset.width) { svg.dataset.width = svg.getAttribute('width') || ''; svg.dataset.height = svg.getAttribute('height') || ''; svg.dataset.view = [view.width, view.height].join(' '); }
