@@ -22,8 +22,9 @@ export const LIVE_VIEW_STYLE = `
   #outcome.failed, tr.failed td.status, tr.failed td.reason, #failure { color: #c62828; }
   #countdown { color: #e65100; font-weight: bold; }
   main { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
-  #chart { padding: .5rem 1rem .5rem 6rem; border: 1px solid #eee; border-radius: .4rem; }
-  #chart svg { overflow: visible; max-width: 100%; height: auto; }
+  #chart { padding: .5rem 1rem; border: 1px solid #eee; border-radius: .4rem; }
+  #chart svg { max-width: 100%; height: auto; }
+  #failure, td.reason { white-space: pre-wrap; }
   #chart g.node.passed > path, #chart g.node.passed > polygon, #chart g.node.passed > ellipse { fill: #e8f5e9; stroke: #2e7d32; stroke-width: 2; }
   #chart g.node.failed > path, #chart g.node.failed > polygon, #chart g.node.failed > ellipse { fill: #fdecea; stroke: #c62828; stroke-width: 2; }
   #chart g.node.running > path, #chart g.node.running > polygon, #chart g.node.running > ellipse { fill: #e3f2fd; stroke: #1565c0; stroke-width: 3; }
@@ -65,7 +66,10 @@ function nodeOf(key) { return document.getElementById('node-' + key); }
 function topKey(state) { return state.split('.')[0]; }
 function stepName(key) { const s = steps.get(key); return s ? s.stepId : key; }
 function secs(ms) { return (ms / 1000).toFixed(1) + ' s'; }
-function statusText(s) { return (s.dryRun ? 'dry run' : s.status === 0 ? 'no response' : String(s.status)) + (s.ok ? ' ✓' : ' ✗'); }
+// A nested workflow step has no HTTP status: it says which workflow it called.
+function statusText(s) { return (s.dryRun ? 'dry run' : s.call !== undefined ? (s.call ? '→ workflow ' + s.call : 'call') : s.status === 0 ? 'no response' : String(s.status)) + (s.ok ? ' ✓' : ' ✗'); }
+// A reason with the criteria and their operands under it, one per line (as stderr explains them).
+function explained(reason, explain) { return [reason || ''].concat(explain || []).filter((line) => line !== '').join('\\n'); }
 function stepRow(key, stepId) {
   let s = steps.get(key);
   if (s) return s;
@@ -74,22 +78,82 @@ function stepRow(key, stepId) {
   $('steps').appendChild(tr); steps.set(key, s);
   return s;
 }
-// A note of the chart's own beside a node (left of it) or under an edge's label.
+// A note of the chart's own beside a node or under an edge's label; placed again when its length changes.
 function note(parent, cls, value, place) {
   let t = parent.querySelector('text.' + cls);
-  if (!t) { t = document.createElementNS(SVG, 'text'); t.setAttribute('class', cls); place(t); parent.appendChild(t); }
+  const fresh = !t;
+  if (fresh) { t = document.createElementNS(SVG, 'text'); t.setAttribute('class', cls); parent.appendChild(t); }
   t.textContent = value;
+  if (fresh || t.dataset.length !== String(value.length)) { t.dataset.length = String(value.length); place(t); fitChart(); }
   return t;
 }
+const SHAPES = ':scope > path, :scope > polygon, :scope > ellipse';
+// A node's outline (without its notes), in the chart's coordinates: Graphviz draws every node in one untransformed group.
+function outline(node) {
+  let box = null;
+  for (const shape of node.querySelectorAll(SHAPES)) {
+    const b = shape.getBBox();
+    box = box ? union(box, b) : { x: b.x, y: b.y, width: b.width, height: b.height };
+  }
+  return box || node.getBBox();
+}
+function union(a, b) {
+  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}
+function meets(a, b) { return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height; }
+// Beside a node: right of it, else left of it, else under it, wherever it covers no other node, another node's note, nor a label of an edge or a cluster.
 function nodeNote(node, cls, value, line) {
   return note(node, cls, value, (t) => {
-    const box = node.getBBox();
-    t.setAttribute('text-anchor', 'end'); t.setAttribute('x', String(box.x - 5)); t.setAttribute('y', String(box.y + box.height / 2 + 3 + line * 11));
+    const box = outline(node), middle = box.y + box.height / 2 + 3 + line * 11;
+    const others = [];
+    for (const other of document.querySelectorAll('#chart g.node')) {
+      if (other === node) continue;
+      others.push(outline(other));
+      for (const n of other.querySelectorAll('text.badge, text.countdown')) others.push(n.getBBox());
+    }
+    for (const label of document.querySelectorAll('#chart g.edge text, #chart g.cluster text')) others.push(label.getBBox());
+    const places = [
+      ['start', box.x + box.width + 5, middle],
+      ['end', box.x - 5, middle],
+      ['middle', box.x + box.width / 2, box.y + box.height + 10 + line * 11],
+    ];
+    for (const [anchor, x, y] of places) {
+      t.setAttribute('text-anchor', anchor); t.setAttribute('x', String(x)); t.setAttribute('y', String(y));
+      const b = t.getBBox();
+      if (!others.some((o) => meets(b, o))) return;
+    }
+    const [anchor, x, y] = places[0];
+    t.setAttribute('text-anchor', anchor); t.setAttribute('x', String(x)); t.setAttribute('y', String(y));
   });
+}
+// Grows the chart's viewBox (and its size with it) to hold every note, so that none is cut off at an edge.
+function fitChart() {
+  const svg = document.querySelector('#chart svg'), graph = svg && svg.querySelector('g.graph');
+  if (!graph || !svg.viewBox.baseVal || !(svg.viewBox.baseVal.width > 0)) return;
+  const view = svg.viewBox.baseVal, m = graph.transform.baseVal.consolidate();
+  const matrix = m ? m.matrix : svg.createSVGMatrix();
+  if (!svg.dataset.width) { svg.dataset.width = svg.getAttribute('width') || ''; svg.dataset.height = svg.getAttribute('height') || ''; svg.dataset.view = [view.width, view.height].join(' '); }
+  let x1 = view.x, y1 = view.y, x2 = view.x + view.width, y2 = view.y + view.height;
+  for (const t of graph.querySelectorAll('text.badge, text.countdown, text.taken-label')) {
+    const b = t.getBBox();
+    for (const [px, py] of [[b.x, b.y], [b.x + b.width, b.y + b.height]]) {
+      const x = matrix.a * px + matrix.c * py + matrix.e, y = matrix.b * px + matrix.d * py + matrix.f;
+      x1 = Math.min(x1, x - 2); y1 = Math.min(y1, y - 2); x2 = Math.max(x2, x + 2); y2 = Math.max(y2, y + 2);
+    }
+  }
+  if (x1 === view.x && y1 === view.y && x2 === view.x + view.width && y2 === view.y + view.height) return;
+  svg.setAttribute('viewBox', [x1, y1, x2 - x1, y2 - y1].join(' '));
+  // Graphviz sizes the chart in points for its first viewBox; the grown one keeps the scale.
+  const [width0, height0] = svg.dataset.view.split(' ').map(Number);
+  const size = (attr, from, to) => { const v = parseFloat(attr); if (v > 0) return String(v * to / from) + attr.replace(/^[0-9.]+/, ''); return null; };
+  const w = size(svg.dataset.width, width0, x2 - x1), h = size(svg.dataset.height, height0, y2 - y1);
+  if (w) svg.setAttribute('width', w);
+  if (h) svg.setAttribute('height', h);
 }
 function edgeNote(edge, value) {
   return note(edge, 'taken-label', value, (t) => {
-    const labels = edge.querySelectorAll('text');
+    const labels = edge.querySelectorAll('text:not(.taken-label)');
     if (labels.length > 0) {
       const last = labels[labels.length - 1];
       t.setAttribute('text-anchor', last.getAttribute('text-anchor') || 'middle');
@@ -102,14 +166,14 @@ function edgeNote(edge, value) {
 }
 function applyStep(s) {
   const row = stepRow(s.key, s.workflow ? s.workflow + ' / ' + s.stepId : s.stepId);
-  row.runs.textContent = String(s.runs); row.status.textContent = statusText(s); row.reason.textContent = s.reason || '';
+  row.runs.textContent = String(s.runs); row.status.textContent = statusText(s); row.reason.textContent = explained(s.reason, s.explain);
   row.tr.className = s.ok ? 'passed' : 'failed';
   const node = nodeOf(s.key);
   if (!node) return;
   node.classList.remove('passed', 'failed'); node.classList.add(s.ok ? 'passed' : 'failed');
   nodeNote(node, 'badge', '×' + s.runs + ' · ' + statusText(s), 0);
   const title = node.querySelector('title');
-  if (title) title.textContent = s.stepId + ': ' + statusText(s) + (s.reason ? ' · ' + s.reason : '');
+  if (title) title.textContent = s.stepId + ': ' + statusText(s) + (s.reason ? ' · ' + explained(s.reason, s.explain) : '');
 }
 function applyEdge(e, last) {
   const edge = e.id && document.getElementById(e.id);
@@ -138,9 +202,14 @@ function tick() {
 function finish(end) {
   document.body.dataset.run = 'finished';
   text('outcome', 'finished: ' + end.status); $('outcome').className = end.status === 'succeeded' ? 'passed' : 'failed';
-  if (end.failure) text('failure', (end.failure.stepId ? 'step ' + end.failure.stepId + ': ' : '') + end.failure.message + ' (' + end.failure.code + ')');
+  if (end.failure) text('failure', explained((end.failure.stepId ? 'step ' + end.failure.stepId + ': ' : '') + end.failure.message + ' (' + end.failure.code + ')', end.failure.explain));
   const node = nodeOf(end.status);
   if (node) node.classList.add(end.status === 'succeeded' ? 'passed' : 'failed');
+}
+// A called workflow's final state (v2), coloured as the run's own.
+function reached(final) {
+  const node = nodeOf(final.key);
+  if (node) node.classList.add(final.status === 'succeeded' ? 'passed' : 'failed');
 }
 function log(f) {
   const tr = document.createElement('tr'); tr.dataset.n = String(f.n);
@@ -165,6 +234,7 @@ function applyFact(f) {
   const current = nodeOf(topKey(f.to));
   if (current && !f.end) current.classList.add('running');
   if (f.end) finish(f.end);
+  if (f.final) reached({ key: topKey(f.to), status: f.final });
   log(f); tick();
 }
 for (const node of document.querySelectorAll('#chart g.node')) {
@@ -174,7 +244,7 @@ for (const node of document.querySelectorAll('#chart g.node')) {
 // Relative: the pages and the streams live under the run's token.
 const source = new EventSource('live');
 source.addEventListener('run', (e) => { const info = JSON.parse(e.data); text('workflow', info.workflowId); text('connection', ''); });
-source.addEventListener('summary', (e) => { const s = JSON.parse(e.data); s.steps.forEach(applyStep); s.edges.forEach((edge) => applyEdge(edge, false)); });
+source.addEventListener('summary', (e) => { const s = JSON.parse(e.data); s.steps.forEach(applyStep); s.edges.forEach((edge) => applyEdge(edge, false)); (s.finals || []).forEach(reached); });
 source.addEventListener('fact', (e) => applyFact(JSON.parse(e.data)));
 source.onerror = () => {
   text('connection', source.readyState === EventSource.CLOSED ? 'The live view of this run has ended.' : 'Not connected: tool stopped serving this run (it ends with the run unless held), or the connection dropped. Retrying…');

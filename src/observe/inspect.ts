@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { InspectionEvent } from 'xstate';
-import { callsOrTransfers, readWorkflows, workflowSteps } from '../draw/read-workflows.js';
+import { callsOrTransfers, readWorkflows, workflowSteps, type WorkflowSteps } from '../draw/read-workflows.js';
 import type { RunFailure, WorkflowPlan } from '../../machines/types.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 import { failureMessage } from './failure-message.js';
@@ -219,6 +219,7 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     bus.on('workflow.started', toFeed);
     bus.on('state.changed', toFeed);
     bus.on('workflow.finished', toFeed);
+    bus.on('step.explained', toFeed);
     bus.on('machine.inspected', (event) => {
       const shown = slim(event.event as InspectionEvent);
       if (shown) inspector.inspect.next?.(shown);
@@ -234,8 +235,10 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
     reporter: own.reporter,
     showChart(plan, workflows) {
       const drawn = workflowSteps(plan);
-      const calls = workflows && callsOrTransfers(drawn) ? readWorkflows(workflows.entry, new Map([...workflows.plans].map(([key, p]) => [key, workflowSteps(p)]))) : undefined;
-      feed = createLiveFeed(drawn.chart, { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}) });
+      const each = workflows && callsOrTransfers(drawn) ? new Map([...workflows.plans].map(([key, p]) => [key, workflowSteps(p)])) : undefined;
+      const calls = workflows && each ? readWorkflows(workflows.entry, each) : undefined;
+      const nested = workflows && each ? nestedSteps(workflows.entry, each) : undefined;
+      feed = createLiveFeed(drawn.chart, { mask: secrets.mask, workflowId: options.workflowId, ...(calls ? { charts: calls.charts } : {}), ...(nested ? { calls: nested } : {}) });
       // The page waits for the chart; the run does not. Without a chart, the page still follows the run.
       const render = { signal: rendering.signal };
       livePage = (calls ? renderLiveWorkflowsChart(calls, render) : renderLiveChart(drawn.chart, render)).then(liveViewHtml, (error: unknown) => liveViewHtml('', missingChartNote(error)));
@@ -269,6 +272,16 @@ export async function startInspector(options: InspectorOptions): Promise<LiveIns
 }
 
 /** The path after `/<token>` ('' for `/<token>` itself), or undefined when the path does not start with the token. */
+/** The nested workflow steps of the drawn workflows, by node id as the chart draws them (`child/s0_call`), and the workflow each calls. */
+function nestedSteps(entry: string, workflows: ReadonlyMap<string, WorkflowSteps>): Map<string, string> {
+  const nested = new Map<string, string>();
+  for (const [key, steps] of workflows) {
+    const prefix = key === entry ? '' : `${key}/`;
+    for (const [node, callee] of steps.calls) nested.set(`${prefix}${node}`, callee);
+  }
+  return nested;
+}
+
 function pathUnderToken(path: string, token: string): string | undefined {
   const end = path.indexOf('/', 1);
   const given = Buffer.from(end === -1 ? path.slice(1) : path.slice(1, end));

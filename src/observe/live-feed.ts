@@ -10,9 +10,12 @@ import type { StepsChart, StepsEdge } from '../draw/steps-chart.js';
 import { stepsEdgeId } from '../draw/steps-to-dot.js';
 import { RUN_BUDGET_SPENT } from '../../machines/step-runner.js';
 import type { ActionMeta, RunFailure, StepOutcome, WorkflowContext } from '../../machines/types.js';
+import { secretNames } from '../output/redact.js';
+import { styleFor } from '../output/style.js';
 import { ownEvents } from './decode-run.js';
+import { criteriaLines } from './explain-lines.js';
 import { failureMessage } from './failure-message.js';
-import type { RunEvents, StateChanged, TakenTransition, WorkflowFinished, WorkflowStarted } from './run-events.js';
+import type { RunEvents, StateChanged, StepExplained, TakenTransition, WorkflowFinished, WorkflowStarted } from './run-events.js';
 
 /** A step as the live view shows it: how often it ran, and how its latest run went. */
 export interface LiveStep {
@@ -27,6 +30,14 @@ export interface LiveStep {
   dryRun?: true;
   /** Why the latest run failed, one line, secrets masked. */
   reason?: string;
+  /**
+   * The latest failed run's criteria with their operands, as stderr explains them
+   * (`$statusCode == 200  →  503 == 200  false`), one line each, secrets masked and control
+   * characters stripped.
+   */
+  explain?: string[];
+  /** A nested workflow step (v2): the key of the workflow it calls ('' when the chart does not say); it has no HTTP status. */
+  call?: string;
   /** v2: the key of the workflow the step belongs to, when it is not the selected workflow (its node key is `<workflow>/<state key>`). */
   workflow?: string;
 }
@@ -62,7 +73,13 @@ export interface LiveFact {
   actor?: string;
   runs: number;
   maxSteps: number;
+  /** Arazzo retries (retry actions that fired) so far in the run, in every workflow machine followed; not the transport retries of --tool-retry. */
   retries: number;
+  /**
+   * v2: a called workflow's machine reached its final state `succeeded` or `failed` (its node
+   * is `<workflow>/succeeded` …); the selected workflow's end is `end`.
+   */
+  final?: 'succeeded' | 'failed';
   /** The step run this transition judged, as it stands after it. */
   step?: LiveStep;
   /** The chart edge this transition took, as it stands after it. */
@@ -71,11 +88,14 @@ export interface LiveFact {
   retryAt?: number;
   retryDelayMs?: number;
   /** The run is over. */
-  end?: { status: string; failure?: { code: string; stepId?: string; message: string } };
+  end?: { status: string; failure?: { code: string; stepId?: string; message: string; explain?: string[] } };
 }
 
-/** The run's events the live view follows. */
-export type LiveFeedEvent = WorkflowStarted | StateChanged | WorkflowFinished;
+/** The run's events the live view follows: the machines', and the explanation of each failed step run. */
+export type LiveFeedEvent = MachineEvent | StepExplained;
+
+/** The events of one workflow machine. */
+type MachineEvent = WorkflowStarted | StateChanged | WorkflowFinished;
 
 export interface LiveFeed {
   /** The fact an event adds, or undefined for the events the live view does not show. */
@@ -84,8 +104,8 @@ export interface LiveFeed {
   subscribe(bus: RunEvents, publish: (fact: LiveFact) => void): void;
   /** Without a run's bus (a lone machine, tests): the fact an XState inspection event adds, decoded by decode-run.ts. */
   observe(event: InspectionEvent): LiveFact | undefined;
-  /** The latest state of every step that ran and every edge taken, for a viewer that connects late. */
-  summary(): { steps: LiveStep[]; edges: LiveEdge[] };
+  /** The latest state of every step that ran and every edge taken, and the finals called workflows reached, for a viewer that connects late. */
+  summary(): { steps: LiveStep[]; edges: LiveEdge[]; finals: Array<{ key: string; status: 'succeeded' | 'failed' }> };
 }
 
 export interface LiveFeedOptions {
@@ -105,6 +125,8 @@ export interface LiveFeedOptions {
    * a workflow without a chart is followed all the same, its facts without edges.
    */
   charts?: ReadonlyMap<string, StepsChart>;
+  /** v2: the nested workflow steps, by node id as drawn (`s1_callChild`, `child/s0_callGrandchild`), and the key of the workflow each calls. */
+  calls?: ReadonlyMap<string, string>;
 }
 
 /** One workflow machine the feed follows, and the chart its facts are keyed on. */
@@ -131,7 +153,14 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   const origin = now();
   const steps = new Map<string, LiveStep>();
   const edges = new Map<string, LiveEdge>();
+  const finals = new Map<string, 'succeeded' | 'failed'>();
+  // The explanation of a failed step run, by the step id stderr shows (`callChild/fetch`), until its run is judged; and the latest one of each step.
+  const pendingExplain = new Map<string, string[]>();
+  const explained = new Map<string, string[]>();
+  // Nested steps whose call was made ready, when the chart does not name what they call.
+  const calling = new Set<string>();
   let n = 0;
+  let retries = 0;
   // By the actor's number: each top-level actor of a run has its own system, whose session ids start again at x:0.
   const tracks = new Map<number, Track>();
   // The systems of the top-level machines followed: their child machines are followed too.
@@ -156,23 +185,45 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
 
   const fact = (track: Track, from: string, to: string, eventName: string, snapshot: { status?: string; context: WorkflowContext }): LiveFact => {
     const c = snapshot.context;
-    const f: LiveFact = { n: ++n, at: now() - origin, from, to, event: eventName, runs: c.runs, maxSteps: c.maxSteps, retries: c.retries };
+    const f: LiveFact = { n: ++n, at: now() - origin, from, to, event: eventName, runs: c.runs, maxSteps: c.maxSteps, retries };
     if (track.actor !== undefined) f.actor = track.actor;
     if (to.endsWith('.backoff')) {
       f.retryDelayMs = c.retryDelayMs;
       f.retryAt = now() + c.retryDelayMs;
     }
-    if (snapshot.status === 'done' && track.top && c.transfer === undefined) f.end = { status: to.slice(track.prefix.length).split('.')[0] ?? to, ...(c.failure ? { failure: shownFailure(c.failure) } : {}) };
+    const final = to.slice(track.prefix.length).split('.')[0] ?? to;
+    if (snapshot.status === 'done' && track.top && c.transfer === undefined) f.end = { status: final, ...(c.failure ? { failure: shownFailure(c.failure) } : {}) };
+    if (snapshot.status === 'done' && !track.top && (final === 'succeeded' || final === 'failed')) {
+      f.final = final;
+      finals.set(track.prefix + final, final);
+    }
     return f;
   };
   const shownFailure = (failure: RunFailure) => ({ code: failure.code, ...(failure.stepId ? { stepId: failure.stepId } : {}), message: mask(failureMessage(failure)) });
+  /** A failure of a step run's own (its criteria, an action on its outcome) goes with that run's explanation, once the run is recorded. */
+  const explainFailure = (f: LiveFact, context: WorkflowContext) => {
+    const failure = f.end?.failure, stepId = context.failure?.stepId;
+    if (failure === undefined || stepId === undefined || !STEP_RUN_FAILURES.has(failure.code)) return;
+    const explain = explained.get(shownStepId(context.via, stepId));
+    if (explain !== undefined) failure.explain = explain;
+  };
 
-  const recordRun = (track: Track, key: string, outcome: StepOutcome): LiveStep => {
+  const recordRun = (track: Track, key: string, outcome: StepOutcome, via: readonly string[]): LiveStep => {
     const runs = (steps.get(key)?.runs ?? 0) + 1;
-    const step: LiveStep = { key, stepId: track.stepIds.get(key) ?? key, runs, status: outcome.statusCode, ok: outcome.ok };
+    const stepId = track.stepIds.get(key) ?? key;
+    const step: LiveStep = { key, stepId, runs, status: outcome.statusCode, ok: outcome.ok };
     if (track.workflow !== undefined) step.workflow = track.workflow;
     if (outcome.dryRun) step.dryRun = true;
+    const call = options.calls?.get(key) ?? (calling.has(key) ? '' : undefined);
+    if (call !== undefined) step.call = call;
     if (!outcome.ok && outcome.reason !== undefined) step.reason = mask(outcome.reason);
+    const shown = shownStepId(via, stepId);
+    const explain = pendingExplain.get(shown);
+    pendingExplain.delete(shown);
+    if (!outcome.ok && explain !== undefined && explain.length > 0) {
+      step.explain = explain;
+      explained.set(shown, explain);
+    } else explained.delete(shown);
     steps.set(key, step);
     return { ...step };
   };
@@ -199,8 +250,12 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     const f = fact(track, left === '' ? '' : prefix + left, to, eventName(event.event), event);
     // Not a run: a nested step's call made ready (v2; its run is judged when the call is done).
     const ran = outcome !== undefined && outcome.call === undefined;
-    if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome);
+    if (outcome?.call !== undefined) calling.add(from);
+    if (ran && stepIds.has(from)) f.step = recordRun(track, from, outcome, event.context.via);
+    explainFailure(f, event.context);
     const taken = transitions.find((t) => actionMetaOf(t) !== undefined) ?? transitions[0];
+    const meta = taken === undefined ? undefined : actionMetaOf(taken);
+    if (meta?.actionType === 'retry' && meta.outcome === 'fired') f.retries = ++retries;
     const targetPath = taken?.target?.[0];
     const target = targetPath === undefined ? from : prefix + targetPath;
     // A chart edge: an Arazzo action, or a judged run leaving its step (moves inside a step are the engine's).
@@ -225,7 +280,7 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   };
 
   /** A machine the feed did not follow yet: the selected workflow's first, then its children and its transfer's target. */
-  const follow = (event: LiveFeedEvent): Track | undefined => {
+  const follow = (event: MachineEvent): Track | undefined => {
     const context = event.context;
     const top = event.top;
     let track: Track | undefined;
@@ -246,6 +301,14 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
   };
 
   const take = (event: LiveFeedEvent): LiveFact | undefined => {
+    if (event.type === 'step.explained') {
+      // A failed step run's explanation comes before the machine judges the run.
+      if (event.exchange.ok) return undefined;
+      pendingExplain.set(event.stepId, explainLines(event, mask));
+      // Runs of machines the feed does not follow (dependencies) are never judged here: keep the latest few.
+      if (pendingExplain.size > MAX_PENDING_EXPLANATIONS) pendingExplain.delete(pendingExplain.keys().next().value as string);
+      return undefined;
+    }
     const track = tracks.get(event.actor) ?? follow(event);
     if (track === undefined || track.ended) return undefined;
     const context = event.context;
@@ -271,6 +334,7 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
     bus.on('workflow.started', publishFact);
     bus.on('state.changed', publishFact);
     bus.on('workflow.finished', publishFact);
+    bus.on('step.explained', publishFact);
   };
   // Without a run's bus: the facts of one inspection event (at most one: the feed follows one event of each microstep and snapshot).
   let latest: LiveFact | undefined;
@@ -284,12 +348,34 @@ export function createLiveFeed(chart: StepsChart, options: LiveFeedOptions = {})
       own.inspect(event);
       return latest;
     },
-    summary: () => ({ steps: [...steps.values()].map((s) => ({ ...s })), edges: [...edges.values()].map((e) => ({ ...e })) }),
+    summary: () => ({ steps: [...steps.values()].map((s) => ({ ...s })), edges: [...edges.values()].map((e) => ({ ...e })), finals: [...finals].map(([key, status]) => ({ key, status })) }),
   };
 }
 
 /** The track of every called workflow's machine that ended: the feed ignores its later events. */
 const ENDED: Track = Object.freeze({ prefix: '', stepIds: new Map(), edges: [], top: false, started: true, ended: true }) as Track;
+
+/** Explanations kept for step runs not judged yet (a run is judged right after its explanation). */
+const MAX_PENDING_EXPLANATIONS = 100;
+
+/** The failure codes of a step run's own failure, which its explanation explains. */
+const STEP_RUN_FAILURES: ReadonlySet<string> = new Set(['STEP_FAILED', 'END_ACTION', 'RETRIES_EXHAUSTED']);
+
+/** The step id as stderr and the executor's events name it: `callChild/fetch` for a step of a nested call. */
+function shownStepId(via: readonly string[], stepId: string): string {
+  return via.length === 0 ? stepId : `${via.join('/')}/${stepId}`;
+}
+
+/**
+ * A failed run's criteria with their operands, as stderr words them (explain-lines.ts), unindented
+ * once, masked and printable. Each part between stderr's two-space gaps is masked on its own, as
+ * masking makes whitespace runs one space.
+ */
+function explainLines(event: StepExplained, mask: (text: string) => string): string[] {
+  const known = { names: secretNames(event.exchange.request.auth), values: [] };
+  const lines = criteriaLines(event.exchange.criteria?.() ?? [], known, styleFor(false));
+  return lines.map((line) => line.replace(/^ {2}/, '').split('  ').map((part) => (part === '' ? '' : mask(part))).join('  '));
+}
 
 /** The drawn edge for a transition: the one on the outcome's side, else the only one between the two nodes. */
 function findEdge(edges: readonly StepsEdge[], from: string, to: string, failure: boolean): StepsEdge | undefined {

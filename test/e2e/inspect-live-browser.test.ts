@@ -159,11 +159,12 @@ describe('tool arazzo run --inspect in a browser', () => {
 
       const shown = await readPage(page);
       expect(shown.outcome).toBe('finished: failed');
-      expect(shown.failure).toBe('step checkout: HTTP 402: success criterion `$statusCode == 200` does not hold (STEP_FAILED)');
+      // The reason, and under it the criterion with its operands, as stderr explains it.
+      expect(shown.failure).toBe('step checkout: HTTP 402: success criterion `$statusCode == 200` does not hold (STEP_FAILED)\n$statusCode == 200  →  402 == 200  false');
       expect(shown.steps).toEqual([
         ['createItem', '2', '201 ✓', ''],
         ['pollItem', '2', '200 ✓', ''],
-        ['checkout', '1', '402 ✗', 'HTTP 402: success criterion `$statusCode == 200` does not hold'],
+        ['checkout', '1', '402 ✗', 'HTTP 402: success criterion `$statusCode == 200` does not hold\n$statusCode == 200  →  402 == 200  false'],
       ]);
       expect(shown.nodes['node-s0_createItem']).toEqual(['node', 'passed']);
       expect(shown.nodes['node-s1_pollItem']).toEqual(['node', 'passed']);

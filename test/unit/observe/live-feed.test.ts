@@ -4,6 +4,8 @@ import { createActor, SimulatedClock, waitFor } from 'xstate';
 import { compileWorkflow } from '../../../machines/compile-workflow.js';
 import { stepsChart } from '../../../src/draw/steps-chart.js';
 import type { StepOutcome, WorkflowPlan } from '../../../machines/types.js';
+import type { HttpRequest } from '../../../src/http/types.js';
+import type { CriterionExplanation } from '../../../src/observe/explain-lines.js';
 import { createLiveFeed, type LiveFact, type LiveFeed } from '../../../src/observe/live-feed.js';
 import { action, judgeOf, step, withRunner } from '../../machines/harness.js';
 
@@ -97,6 +99,27 @@ describe('createLiveFeed', () => {
     expect(made[1]).toMatchObject({ retryDelayMs: 500, retryAt: 1500, retries: 1 });
     expect(made.slice(0, -1).every((f) => f.end === undefined)).toBe(true);
     expect(made.at(-1)!.end).toEqual({ status: 'failed', failure: { code: 'STEP_FAILED', stepId: 'c', message: 'HTTP 402 (sent ***)' } });
+  });
+
+  it('counts the retries of the whole run, not only those of the step it is on', async () => {
+    const { facts: made } = await facts();
+    expect(made.map((f) => f.retries)).toEqual([0, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('puts the explanation of a failed run (criteria and operands, masked, printable) with its step and the failure', async () => {
+    const feed = createLiveFeed(stepsChart(plan), { mask: (text) => text.replaceAll(SECRET, '***'), now: () => 1000 });
+    const criteria: CriterionExplanation[] = [
+      { source: '$statusCode == 200', kind: 'simple', holds: false, comparisons: [{ source: '$statusCode == 200', left: 402, op: '==', right: 200, holds: false }] },
+      { source: '$response.body#/note == "ok"', kind: 'simple', holds: false, comparisons: [{ source: '$response.body#/note == "ok"', left: `${SECRET}\u001b[2J`, op: '==', right: 'ok', holds: false }] },
+    ];
+    // The executor explains a failed run before the machine judges it.
+    expect(feed.take({ type: 'step.explained', stepId: 'c', exchange: { request: { method: 'GET', url: 'http://api.test/c', headers: {} } as unknown as HttpRequest, ok: false, criteria: () => criteria } })).toBeUndefined();
+    const { facts: made } = await facts(100, () => feed);
+    // The escape sequence shows as JSON writes it: text, not a control character.
+    const explain = ['$statusCode == 200  →  402 == 200  false', '$response.body#/note == "ok"  →  "***\\u001b[2J" == "ok"  false'];
+    expect(made.find((f) => f.step?.stepId === 'c')!.step!.explain).toEqual(explain);
+    expect(made.at(-1)!.end!.failure!.explain).toEqual(explain);
+    expect(made.filter((f) => f.step?.stepId === 'a').map((f) => f.step!.explain)).toEqual([undefined, undefined]);
   });
 
   it('sums up the latest state of every step and edge for a viewer that connects late', async () => {
