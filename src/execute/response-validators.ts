@@ -44,6 +44,9 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 export function createResponseValidators(): ResponseValidators {
   const ajvs = new Map<string, Promise<AjvInstance>>();
   const ids = new WeakMap<OpenApiDescription, string>();
+  const withPatterns = new WeakSet<OpenApiDescription>();
+  const pointers = new WeakMap<OpenApiDescription, Map<string, boolean>>();
+  const keys = new WeakMap<OpenApiDescription, Map<string, string>>();
   const compiled = new Map<string, Validate | { uncheckable: string }>();
   const told = new Set<string>();
   let next = 0;
@@ -58,7 +61,16 @@ export function createResponseValidators(): ResponseValidators {
   return {
     async validate(description, pointer, body) {
       const schemas = description.responseSchemas;
-      if (schemas === undefined || !hasPointer(schemas, pointer)) return undefined;
+      if (schemas === undefined) return undefined;
+      // Looked up once per description and pointer: every later response of the operation reuses the answer.
+      let present = pointers.get(description)?.get(pointer);
+      if (present === undefined) {
+        present = hasPointer(schemas, pointer);
+        let known = pointers.get(description);
+        if (known === undefined) pointers.set(description, (known = new Map()));
+        known.set(pointer, present);
+      }
+      if (!present) return undefined;
       const is30 = description.version.startsWith('3.0');
       const ajv = await ajvFor(is30 ? 'draft-07' : '2020-12');
       let id = ids.get(description);
@@ -68,8 +80,16 @@ export function createResponseValidators(): ResponseValidators {
         const copy = structuredClone(schemas);
         adaptSchemas(copy, is30);
         ajv.addSchema({ ...copy, $id: id });
+        // Only a description's own regexes (`pattern`, `patternProperties`) can run long; the rest of a check is linear in the body.
+        if (JSON.stringify(copy).includes('"pattern')) withPatterns.add(description);
       }
-      const key = `${id}#${pointer.split('/').map(encodeURIComponent).join('/')}`;
+      let key = keys.get(description)?.get(pointer);
+      if (key === undefined) {
+        key = `${id}#${pointer.split('/').map(encodeURIComponent).join('/')}`;
+        let known = keys.get(description);
+        if (known === undefined) keys.set(description, (known = new Map()));
+        known.set(pointer, key);
+      }
       let validate = compiled.get(key);
       if (validate === undefined) {
         try {
@@ -91,7 +111,7 @@ export function createResponseValidators(): ResponseValidators {
       const check = validate;
       let valid: boolean;
       try {
-        valid = withinTimeLimit(() => check(body) as boolean, REGEX_TIME_LIMIT_MS);
+        valid = withPatterns.has(description) ? withinTimeLimit(() => check(body) as boolean, REGEX_TIME_LIMIT_MS) : (check(body) as boolean);
       } catch (error) {
         if (!(error instanceof TimeLimitError)) throw error;
         return { uncheckable: `checking the body against its schema ${error.message}` };

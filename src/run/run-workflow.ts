@@ -320,7 +320,7 @@ async function compileRun(
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
   const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
-  const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions: stepPositions(doc, workflow) };
+  const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions: inGitHubActions(io.env) ? stepPositions(doc, workflow) : NO_POSITIONS };
   return run ? { ...compiled, run } : compiled;
 }
 
@@ -390,3 +390,6 @@ function validateFlagsOf(opts: RunOptions): string[] {
   for (const folder of opts.allowReadFlags ?? opts.allowRead ?? []) flags.push('--tool-allow-read', folder);
   return flags;
 }
+
+/** Outside GitHub Actions no annotation needs a step's line: finding them re-reads the whole document (~200 ms at 1000 steps). */
+const NO_POSITIONS: ReadonlyMap<string, Position> = new Map();
