@@ -46,7 +46,7 @@ function missingInputs(id: string, names: string[]): ToolError {
 }
 
 /** Every name the schema requires at the top that the inputs lack; Ajv stops at the first (`first`), which is always among them. */
-function missingRequired(schema: Record<string, unknown>, data: Record<string, unknown>, first: string): string[] {
+export function missingRequired(schema: Record<string, unknown>, data: Record<string, unknown>, first: string): string[] {
   const defs = (isObject(schema.$defs) ? schema.$defs : {}) as Record<string, unknown>;
   const missing = requiredOf(schema, defs).filter((name) => !Object.hasOwn(data, name));
   return missing.includes(first) ? missing : [first];

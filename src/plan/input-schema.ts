@@ -7,7 +7,7 @@ import { ToolError } from '../errors/tool-error.js';
 import { REGEX_TIME_LIMIT_MS } from '../expressions/regex-tester.js';
 import { TimeLimitError, withinTimeLimit } from '../expressions/time-limit.js';
 import validateMetaSchemaCode from './json-schema-meta.generated.js';
-import { inputError, type AjvProblem } from './input-error.js';
+import { inputError, missingRequired, type AjvProblem } from './input-error.js';
 import { isObject, propertiesOf, typeOf } from './schema-lookup.js';
 
 /** A schema (the workflow's, with the components it names) larger than this, as JSON, is refused. */
@@ -192,9 +192,12 @@ function isPlain2020(schema: Record<string, unknown>): boolean {
  * Why a nested call's inputs do not satisfy the called workflow's schema, one line: the step fails
  * with it (the fix is in the calling step's parameters, not on the command line).
  */
-export function callInputsProblem(workflowId: string, problem: AjvProblem | undefined): string {
+export function callInputsProblem(workflowId: string, problem: AjvProblem | undefined, schema: Record<string, unknown> = {}, data: Record<string, unknown> = {}): string {
   if (problem?.keyword === 'required' && problem.instancePath === '') {
-    const name = String(problem.params.missingProperty);
+    // Every required input the call lacks, not only the first Ajv stopped at.
+    const names = missingRequired(schema, data, String(problem.params.missingProperty));
+    if (names.length > 1) return `workflow "${workflowId}" requires inputs ${names.map((name) => `"${name}"`).join(', ')}: pass each as a parameter of that name of the calling step`;
+    const name = names[0]!;
     return `workflow "${workflowId}" requires input "${name}": pass it as a parameter named "${name}" of the calling step`;
   }
   const at = problem?.instancePath ? ` ${problem.instancePath}` : '';

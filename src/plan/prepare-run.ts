@@ -159,7 +159,7 @@ export async function attachCallInputChecks(doc: LoadedDocument, run: PreparedRu
       programs[index]!.callInputs = (inputs) => {
         const checked = check(inputs);
         if ('inputs' in checked) return checked;
-        return { reason: 'stopped' in checked ? `workflow "${key}": its inputs schema could not check the inputs: ${checked.stopped}` : callInputsProblem(key, checked.problem) };
+        return { reason: 'stopped' in checked ? `workflow "${key}": its inputs schema could not check the inputs: ${checked.stopped}` : callInputsProblem(key, checked.problem, check.schema, checked.data) };
       };
     }
   }

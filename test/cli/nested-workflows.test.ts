@@ -255,6 +255,13 @@ describe('the inputs of a nested call', () => {
     expect(h.server.hits).toHaveLength(0);
   });
 
+  it('names every required input the calling step does not pass, not only the first', async () => {
+    const result = await h.run('v2-nested-missing-inputs.arazzo.yaml', ['--tool-runner', 'v2', '--workflow', 'caller'], { 'GET /items/{id}': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('workflow "child" requires inputs "id", "owner": pass each as a parameter of that name of the calling step');
+    expect(h.server.hits).toHaveLength(0);
+  });
+
   it('an input a nested workflow reads but no one passed points at the calling step, not at --input', async () => {
     const result = await run('unpassedCaller', { 'GET /items/{id}': {} });
     expect(result.code).toBe(1);
