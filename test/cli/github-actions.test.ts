@@ -25,7 +25,7 @@ describe('arazzo run in GitHub Actions', () => {
     const env = { TOKEN: SECRET, GITHUB_STEP_SUMMARY: 'summary.md' };
     const first = await run('transport-get.arazzo.yaml', ['--input-env', 'token=TOKEN'], env);
     expect(first.code).toBe(1);
-    expect(first.stderr.startsWith(`::add-mask::${SECRET}\n`)).toBe(true);
+    expect(first.stderr.startsWith(`::add-mask::${SECRET}\n::stop-commands::`)).toBe(true);
     expect(first.stderr).toMatch(/^::error file=transport-get\.arazzo\.yaml,line=8,col=\d+,title=tool arazzo run%3A STEP_FAILED::workflow "oneGet" failed at step "fetch": HTTP 500/m);
     expect(first.stdout).not.toContain('::');
     expect(JSON.parse(first.stdout)).toMatchObject({ status: 'failed' });
@@ -43,6 +43,29 @@ describe('arazzo run in GitHub Actions', () => {
     expect(summary).toMatch(/\| 1 \| fetch \| 200 \| passed \| \d+ ms \|/);
     expect(summary).toContain('**STEP\\_FAILED**');
     expect(summary).not.toContain(SECRET);
+  });
+
+  it('stops command processing around everything but its own commands, so a server\'s echoed ::error:: stays text, and resumes it at the end', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 500, body: 'line one\n::error::forged by the server\n' } });
+    const result = await run('transport-get.arazzo.yaml', ['--verbose'], {});
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n');
+    const token = /^::stop-commands::([0-9a-f]{32})$/.exec(lines.find((line) => line.startsWith('::stop-commands::')) ?? '')?.[1];
+    expect(token).toBeDefined();
+    // Whether processing is on at each line: off after ::stop-commands::<token>, on after ::<token>::.
+    let on = true;
+    const forged: boolean[] = [];
+    const ours: boolean[] = [];
+    for (const line of lines) {
+      if (line === `::stop-commands::${token}`) on = false;
+      else if (line === `::${token}::`) on = true;
+      else if (line.includes('forged by the server')) forged.push(on);
+      else if (line.startsWith('::error ')) ours.push(on);
+    }
+    expect(forged.length).toBeGreaterThan(0);
+    expect(forged.every((state) => !state)).toBe(true);
+    expect(ours).toEqual([true]);
+    expect(on).toBe(true);
   });
 
   it('annotates each finding of an invalid document with its file, line and column, and summarizes it', async () => {

@@ -5,6 +5,7 @@
  * document), and the Markdown summary appended to `$GITHUB_STEP_SUMMARY`. stdout is left alone: it
  * carries the record only. Loaded only in GitHub Actions.
  */
+import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import type { RunFailure } from '../../../machines/types.js';
 import type { Position } from '../../arazzo/model.js';
@@ -40,10 +41,16 @@ export interface GitHubRun {
 /** Starts the GitHub Actions output of one run: prints the `::add-mask::` lines of `secrets` at once. */
 export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
   const known = new Set(opts.secrets);
+  // Between tool's own commands, GitHub's command processing is stopped with a token only this run
+  // knows: a server's text that stderr shows (an echoed `::error::…`, `::stop-commands::…`) is then
+  // read as text, never as a workflow command. Each of tool's commands is printed with processing
+  // resumed for it; `end` resumes it for good, for whatever the job's step runs after tool.
+  const token = randomBytes(16).toString('hex');
   const print = (text: string) => {
-    if (text !== '') opts.stderr.write(text);
+    if (text !== '') opts.stderr.write(`::${token}::\n${text}::stop-commands::${token}\n`);
   };
-  print(addMasks(known));
+  opts.stderr.write(`${addMasks(known)}::stop-commands::${token}\n`);
+  const end = () => opts.stderr.write(`::${token}::\n`);
   const steps: SummaryStep[] = [];
   let done = false;
   const file = annotationFile(opts.file, opts.cwd, opts.env);
@@ -81,6 +88,7 @@ export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
         const position = failure.stepId === undefined ? undefined : (positions.get(failure.stepId) ?? positions.get(failure.stepId.split('/')[0]!));
         print(annotation('error', message, { file, ...position, title: `tool arazzo ${opts.command}: ${failure.code}` }, secrets()));
       }
+      end();
       await summarize(run);
     },
     async stopped(stop) {
@@ -94,6 +102,7 @@ export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
       const run: SummaryRun = { command: opts.command, file: opts.file, status: stop.status, steps, failure: stop.error };
       if (stop.workflowId !== undefined) run.workflowId = stop.workflowId;
       if (findings.length > 0) run.findings = findings.map((f) => `${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col ?? 1}`} ${f.severity} ${f.code} ${f.message}`);
+      end();
       await summarize(run);
     },
   };
