@@ -1,6 +1,7 @@
 import { Command, Option } from 'clipanion';
 import { exitCodeFor } from './exit-codes.js';
 import { parseCount, parseSeconds } from './input-flags.js';
+import { reportingFlagErrors } from './early-reports.js';
 import { readProjectSettings } from './project-settings.js';
 import { ToolCommand } from './tool-command.js';
 import { resolveSharedRunFlags, workflowRunOptions } from './workflow-options.js';
@@ -90,7 +91,9 @@ export class RunCommand extends ToolCommand {
     // The project's tool.config.yaml gives the defaults of the flags not given (flags win).
     const settings = await readProjectSettings(this.file, this.context.cwd);
     const reports = settings.reports?.value ?? {};
-    const options = {
+    const targets = () => reportTargets({ report: this.report ?? reports.report, har: this.har ?? reports.har, junit: this.junit ?? reports.junit }, this.context.cwd);
+    // A flag's value that stops the run before it starts (an unset --input-env variable) still writes the reports asked for.
+    const options = await reportingFlagErrors(targets, { file: this.file, workflowId: this.workflow }, this.context.cwd, async () => ({
       ...(await resolveSharedRunFlags(this, this.context, settings)),
       file: this.file,
       dryRun: this.dryRun,
@@ -98,11 +101,11 @@ export class RunCommand extends ToolCommand {
       retryUnsafe: this.retryUnsafe,
       timeoutMs: this.timeout !== undefined ? parseSeconds('--tool-timeout', this.timeout, 3600) : (settings.timeout?.value ?? 30) * 1000,
       trace: this.trace,
-      reports: reportTargets({ report: this.report ?? reports.report, har: this.har ?? reports.har, junit: this.junit ?? reports.junit }, this.context.cwd),
+      reports: targets(),
       inspect: this.inspect || this.inspectHold || this.inspectPort !== undefined,
       inspectHold: this.inspectHold,
       inspectPort: this.inspectPort === undefined ? 0 : parseCount('--inspect-port', this.inspectPort, 0, 65535),
-    };
+    }));
     const { runWorkflowFile } = await import('../run/run-workflow.js');
     return exitCodeFor((await runWorkflowFile(options, this.context)).kind);
   }

@@ -52,6 +52,21 @@ describe('report files at the edges of a run', () => {
     expect(h.server.hits).toHaveLength(0);
   });
 
+  it('are written when a flag\'s value stops the run before it starts (an unset --input-env variable), run and replay alike; the error printed is unchanged', async () => {
+    const result = await h.run('transport-get.arazzo.yaml', ['--input-env', 'token=TOOL_TEST_UNSET_VARIABLE', '--report', 'flag.json', '--junit', 'flag.xml'], { 'GET /a': {} });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('TOOL_TEST_UNSET_VARIABLE');
+    const report = JSON.parse(read('flag.json')) as { status: string; error: { code: string; message: string } };
+    expect(validReport(report)).toBe(true);
+    expect(report.status).toBe('usage-error');
+    expect(report.error.message).toContain('TOOL_TEST_UNSET_VARIABLE');
+    expect(read('flag.xml')).toContain('<error');
+    const replayed = await h.tool(['arazzo', 'replay', 'transport-get.arazzo.yaml', '--from', 'missing.har', '--report', 'replay.json']);
+    expect(replayed.code).toBe(2);
+    expect((JSON.parse(read('replay.json')) as { status: string }).status).toBe('usage-error');
+    expect(h.server.hits).toHaveLength(0);
+  });
+
   it('are written for an invalid document (exit 10): the status, the error with its findings, a JUnit error, an empty HAR', async () => {
     const result = await h.run('invalid-unknown-operation.arazzo.yaml', ['--report', 'invalid.json', '--junit', 'invalid.xml', '--har', 'invalid.har']);
     expect(result.code).toBe(10);
