@@ -5,37 +5,18 @@
  * test-output/inspect-live.png (docs/images/inspect-live.png is a copy of one).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { delimiter, join } from 'node:path';
-import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { runCli } from '../../src/cli/run-cli.js';
-import { Collector } from '../cli/run-tool.js';
-import { toolEnv } from './helpers/run-tool.js';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { findChromium, launchChromium, OUTPUT, SKIPPED_NO_CHROMIUM, startCountingApi, startInspectedRun, WAIT_MS } from './helpers/live-browser.js';
 import { makeWorkspace, type Workspace } from './helpers/workspace.js';
 
-const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const SECRET = 'live-s3cret-token';
-/** Generous: the machine has two cores, and Chromium shares them with the run and jest. */
-const WAIT_MS = 60_000;
 
-/** Debian's chromium (or another Chromium on PATH, or CHROME_PATH); undefined when there is none. */
-function findChromium(): string | undefined {
-  if (process.env.CHROME_PATH && existsSync(process.env.CHROME_PATH)) return process.env.CHROME_PATH;
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    const found = dirs.map((d) => join(d, name)).find((path) => existsSync(path));
-    if (found) return found;
-  }
-  return undefined;
-}
 
 /** The API the workflow calls: the first POST waits for `gate` (the page is open) and answers 503, then 201; the poll says pending once; the checkout answers 402. */
 async function startApi(gate: Promise<void>): Promise<{ server: Server; url: string }> {
-  const counts = new Map<string, number>();
   const reply = async (route: string, n: number): Promise<[number, unknown]> => {
     if (route === 'POST /items') {
       if (n > 1) return [201, { id: 1 }];
@@ -46,28 +27,9 @@ async function startApi(gate: Promise<void>): Promise<{ server: Server; url: str
     if (route === 'GET /items') return [402, { error: 'payment required' }];
     return [404, { error: route }];
   };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
-      const n = (counts.get(route) ?? 0) + 1;
-      counts.set(route, n);
-      void reply(route, n).then(([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return startCountingApi(reply);
 }
 
-async function waitForText(read: () => string, pattern: RegExp, timeoutMs = WAIT_MS): Promise<RegExpExecArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(read());
-    if (match) return match;
-    if (Date.now() > deadline) throw new Error(`never saw ${pattern} in:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** What the page shows: the steps table, the node and edge classes, the taken-edge labels, the log. */
 function readPage(page: Page) {
@@ -90,7 +52,7 @@ function readPage(page: Page) {
 }
 
 const chromium = findChromium();
-const SKIPPED = 'SKIPPED: no chromium binary on PATH (nor CHROME_PATH); apt-get install -y chromium, as .ci/run does';
+const SKIPPED = SKIPPED_NO_CHROMIUM;
 // jest does not name the tests of a suite it skips whole: say it here.
 if (!chromium) console.warn(`inspect-live-browser: ${SKIPPED}`);
 const title = 'shows the run live in Chromium: running, passed and failed steps, runs, statuses, reasons, the actions on the edges taken, a countdown, one log row per transition';
@@ -111,26 +73,13 @@ describe('tool arazzo run --inspect in a browser', () => {
     let open!: () => void;
     const api = await startApi(new Promise<void>((resolve) => (open = resolve)));
     const controller = new AbortController();
-    const stdout = new Collector();
-    const stderr = new Collector();
     try {
       ws.fixture('api.openapi.yaml', { BASE_URL: api.url });
       const file = ws.fixture('inspect-live.arazzo.yaml');
       const args = ['arazzo', 'run', file, '--inspect-hold', '--tool-retry', '0', '--tool-timeout', '300', '--input-env', 'token=LIVE_TOKEN'];
-      const exit = runCli(args, {
-        stdin: Readable.from([]),
-        stdout,
-        stderr,
-        env: toolEnv(ws.dir, { LIVE_TOKEN: SECRET }),
-        cwd: ws.dir,
-        colors: false,
-        stderrIsTTY: false,
-        stdoutIsTTY: false,
-        signal: controller.signal,
-      });
-      const [, url] = await waitForText(() => stderr.text, /inspect: live view at (http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/) /);
+      const { exit, stderr, url } = await startInspectedRun(args, ws, controller, { LIVE_TOKEN: SECRET });
 
-      browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], protocolTimeout: 180_000 });
+      browser = await launchChromium(chromium!);
       const page = await browser.newPage();
       await page.setViewport({ width: 1280, height: 900 });
       const errors: string[] = [];

@@ -9,37 +9,18 @@
  * test-output/inspect-live-nested.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { delimiter, join } from 'node:path';
-import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { runCli } from '../../src/cli/run-cli.js';
-import { Collector } from '../cli/run-tool.js';
-import { toolEnv } from './helpers/run-tool.js';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { findChromium, launchChromium, OUTPUT, SKIPPED_NO_CHROMIUM, startCountingApi, startInspectedRun, WAIT_MS } from './helpers/live-browser.js';
 import { makeWorkspace, type Workspace } from './helpers/workspace.js';
 
-const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
-/** Generous: the machine has two cores, and Chromium shares them with the run and jest. */
-const WAIT_MS = 60_000;
 const EXPLAINED = '$statusCode == 200  →  503 == 200  false';
 
-/** Debian's chromium (or another Chromium on PATH, or CHROME_PATH); undefined when there is none. */
-function findChromium(): string | undefined {
-  if (process.env.CHROME_PATH && existsSync(process.env.CHROME_PATH)) return process.env.CHROME_PATH;
-  const dirs = (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    const found = dirs.map((d) => join(d, name)).find((path) => existsSync(path));
-    if (found) return found;
-  }
-  return undefined;
-}
 
 /** The API: GET /a answers 200; GET /c (the called workflow's step) waits for `gate` (the page is open) and answers 503 twice, then 200; /b 503. */
 async function startApi(gate: Promise<void>): Promise<{ server: Server; url: string }> {
-  const counts = new Map<string, number>();
   const reply = async (route: string, n: number): Promise<[number, unknown]> => {
     if (route === 'GET /a') return [200, { id: 'a1' }];
     if (route === 'GET /c') {
@@ -49,28 +30,9 @@ async function startApi(gate: Promise<void>): Promise<{ server: Server; url: str
     if (route === 'GET /b') return [503, { error: 'down' }];
     return [404, { error: route }];
   };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
-      const n = (counts.get(route) ?? 0) + 1;
-      counts.set(route, n);
-      void reply(route, n).then(([status, body]) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return startCountingApi(reply);
 }
 
-async function waitForText(read: () => string, pattern: RegExp, timeoutMs = WAIT_MS): Promise<RegExpExecArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(read());
-    if (match) return match;
-    if (Date.now() > deadline) throw new Error(`never saw ${pattern} in:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Installs, in the page, a check of every note beside a node (badges, countdowns) each time the
@@ -125,7 +87,7 @@ function readPage(page: Page) {
 }
 
 const chromium = findChromium();
-const SKIPPED = 'SKIPPED: no chromium binary on PATH (nor CHROME_PATH); apt-get install -y chromium, as .ci/run does';
+const SKIPPED = SKIPPED_NO_CHROMIUM;
 if (!chromium) console.warn(`inspect-live-nested-browser: ${SKIPPED}`);
 const title = 'shows retries, a nested workflow step and a failure with its operands, every badge inside the chart and off other nodes';
 
@@ -145,25 +107,13 @@ describe('tool arazzo run --tool-runner v2 --inspect in a browser', () => {
     let open!: () => void;
     const api = await startApi(new Promise<void>((resolve) => (open = resolve)));
     const controller = new AbortController();
-    const stderr = new Collector();
     try {
       ws.fixture('api.openapi.yaml', { BASE_URL: api.url });
       const file = ws.fixture('inspect-live-nested.arazzo.yaml');
       const args = ['arazzo', 'run', file, '--workflow', 'main', '--tool-runner', 'v2', '--inspect-hold', '--tool-retry', '0', '--tool-timeout', '300'];
-      const exit = runCli(args, {
-        stdin: Readable.from([]),
-        stdout: new Collector(),
-        stderr,
-        env: toolEnv(ws.dir, {}),
-        cwd: ws.dir,
-        colors: false,
-        stderrIsTTY: false,
-        stdoutIsTTY: false,
-        signal: controller.signal,
-      });
-      const [, url] = await waitForText(() => stderr.text, /inspect: live view at (http:\/\/127\.0\.0\.1:\d+\/[\w-]+\/) /);
+      const { exit, stderr, url } = await startInspectedRun(args, ws, controller);
 
-      browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'], protocolTimeout: 180_000 });
+      browser = await launchChromium(chromium!);
       const page = await browser.newPage();
       await page.setViewport({ width: 1280, height: 900 });
       const errors: string[] = [];
