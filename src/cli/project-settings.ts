@@ -12,6 +12,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { readBoundedText } from '../arazzo/read-bounded.js';
 import { openForReading } from '../arazzo/open-for-reading.js';
 import { findDuplicateKey } from '../arazzo/find-duplicate-key.js';
+import { profileNamed, RUNNER_PROFILES, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { didYouMean } from '../arazzo/suggest.js';
 import { ToolError } from '../errors/tool-error.js';
@@ -43,7 +44,7 @@ export interface ProjectSettings {
   shownFile?: string;
   /** The project folder (real path), when the document has one. */
   project?: string;
-  runner?: Sourced<'v1' | 'v2'>;
+  runner?: Sourced<RunnerProfile>;
   /** Absolute folders inside the project. */
   allowRead?: Sourced<string[]>;
   allowRefHosts?: Sourced<string[]>;
@@ -71,12 +72,15 @@ export class ProjectSettingsError extends ToolError {
  * The settings of the project the document at `documentPath` belongs to; none (`{}`) when it has no
  * project, or its project has no settings file. Throws ProjectSettingsError (exit 2).
  */
-export async function readProjectSettings(documentPath: string, cwd: string): Promise<ProjectSettings> {
+export async function readProjectSettings(documentPath: string, cwd: string, read: Map<string, Promise<ProjectSettings>> = new Map()): Promise<ProjectSettings> {
   const folder = await realpath(dirname(resolve(cwd, documentPath))).catch(() => undefined);
   if (folder === undefined) return {};
   const project = await projectFolder(folder);
   if (project === undefined) return {};
-  return readSettingsFile(project, cwd);
+  // `read`: the settings files one command has read already, by project (validate of many documents reads each once).
+  let settings = read.get(project);
+  if (settings === undefined) read.set(project, (settings = readSettingsFile(project, cwd)));
+  return settings;
 }
 
 /** The settings file of `project` (a real path), read and checked; `{ project }` when there is none. */
@@ -149,8 +153,7 @@ async function checkSettings(text: string, file: string, project: string): Promi
     const line = node.line;
     switch (key) {
       case 'runner':
-        if (node.value !== 'v1' && node.value !== 'v2') fail(line, 'runner must be v1 or v2');
-        out.runner = { value: node.value as 'v1' | 'v2', line };
+        out.runner = { value: profileNamed(String(node.value)) ?? fail(line, `runner must be one of ${RUNNER_PROFILES.map((profile) => profile.name).join(', ')}`), line };
         break;
       case 'allowRead': {
         const folders: string[] = [];
@@ -244,11 +247,6 @@ export function isSilenced(silence: readonly Silenced[], finding: { code: string
     if (project === undefined || resolve(project, entry.file) !== resolve(file)) return false;
     return entry.line === undefined || entry.line === finding.line;
   });
-}
-
-/** The runner: the flag, else TOOL_RUNNER, else the project's `runner` (resolveRunner applies the env and the default). */
-export function runnerFlag(flag: string | undefined, env: Record<string, string | undefined>, settings: ProjectSettings): string | undefined {
-  return flag ?? (env.TOOL_RUNNER === undefined ? settings.runner?.value : undefined);
 }
 
 /** Whether the project's `silence` list hides a warning of the document `file`. */

@@ -5,11 +5,13 @@ import { CommandUsageError } from '../errors/tool-error.js';
 export const RUNNER_FLAG_DESCRIPTION = 'Runner contract: v1 (default) or v2; the TOOL_RUNNER environment variable sets the default';
 
 /**
- * The runner profile a command follows: `--tool-runner` when given, else `TOOL_RUNNER`, else v1.
+ * The runner profile a command follows: `--tool-runner` when given, else `TOOL_RUNNER`, else the
+ * project's `runner` (tool.config.yaml), else v1.
  * Throws CommandUsageError (exit 2) for any other value, naming where it came from.
  */
-export function resolveRunner(flag: string | undefined, env: Record<string, string | undefined>): RunnerProfile {
+export function resolveRunner(flag: string | undefined, env: Record<string, string | undefined>, project?: RunnerProfile): RunnerProfile {
   const fromEnv = env.TOOL_RUNNER === undefined || env.TOOL_RUNNER === '' ? undefined : env.TOOL_RUNNER;
+  if (flag === undefined && fromEnv === undefined && project !== undefined) return project;
   const value = flag ?? fromEnv ?? DEFAULT_PROFILE.name;
   const profile = profileNamed(value);
   if (profile !== undefined) return profile;

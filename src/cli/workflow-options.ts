@@ -6,7 +6,7 @@ import { Option } from 'clipanion';
 import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { parseCount, resolveInputs } from './input-flags.js';
-import { ProjectSettingsError, runnerFlag, silencer, type ProjectSettings } from './project-settings.js';
+import { ProjectSettingsError, silencer, type ProjectSettings } from './project-settings.js';
 import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 
 export const workflowRunOptions = {
@@ -60,7 +60,7 @@ export interface SharedRunFlags {
  * else the project's settings (tool.config.yaml), else its default. Throws usage errors (exit 2).
  */
 export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { env: Record<string, string | undefined>; cwd: string }, settings: ProjectSettings = {}) {
-  const profile = resolveRunner(runnerFlag(flags.runner, context.env, settings), context.env);
+  const profile = resolveRunner(flags.runner, context.env, settings.runner?.value);
   const binds = withSettingsBinds(parseBindFlags(flags.bind, profile), settings, profile.allowsBind);
   const given = await resolveInputs({ input: flags.inputs, inputEnv: flags.inputEnv, inputsFile: flags.inputsFile }, context.env, context.cwd, profile);
   const flagHosts = await parseRefHosts(flags.allowRefHosts);

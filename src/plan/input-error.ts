@@ -4,7 +4,7 @@ import type { Workflow } from '../arazzo/model.js';
 import { ToolError } from '../errors/tool-error.js';
 import { printableLine } from '../output/printable.js';
 import { isSecretName } from '../output/redact.js';
-import { isObject, requiredOf } from './schema-lookup.js';
+import { defsRefs, isObject, requiredOf } from './schema-lookup.js';
 
 /** One of Ajv's errors, as far as the messages read it. */
 export interface AjvProblem {
@@ -47,8 +47,7 @@ function missingInputs(id: string, names: string[]): ToolError {
 
 /** Every name the schema requires at the top that the inputs lack; Ajv stops at the first (`first`), which is always among them. */
 export function missingRequired(schema: Record<string, unknown>, data: Record<string, unknown>, first: string): string[] {
-  const defs = (isObject(schema.$defs) ? schema.$defs : {}) as Record<string, unknown>;
-  const missing = requiredOf(schema, defs).filter((name) => !Object.hasOwn(data, name));
+  const missing = requiredOf(schema, defsRefs(isObject(schema.$defs) ? schema.$defs : {})).filter((name) => !Object.hasOwn(data, name));
   return missing.includes(first) ? missing : [first];
 }
 

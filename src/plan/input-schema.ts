@@ -8,7 +8,7 @@ import { REGEX_TIME_LIMIT_MS } from '../expressions/regex-tester.js';
 import { TimeLimitError, withinTimeLimit } from '../expressions/time-limit.js';
 import validateMetaSchemaCode from './json-schema-meta.generated.js';
 import { inputError, missingRequired, type AjvProblem } from './input-error.js';
-import { isObject, propertiesOf, typeOf } from './schema-lookup.js';
+import { defsRefs, isObject, propertiesOf, typeOf } from './schema-lookup.js';
 
 /** A schema (the workflow's, with the components it names) larger than this, as JSON, is refused. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;
@@ -210,12 +210,12 @@ export function callInputsProblem(workflowId: string, problem: AjvProblem | unde
  * `$ref: '#/components/inputs/…'`, as the official examples do) and `allOf`.
  */
 function coercedFor(schema: Record<string, unknown>, inputs: Record<string, unknown>, origins: InputOrigins): Record<string, unknown> {
-  const defs = (isObject(schema.$defs) ? schema.$defs : {}) as Record<string, unknown>;
-  const properties = propertiesOf(schema, defs, 0);
+  const refs = defsRefs(isObject(schema.$defs) ? schema.$defs : {});
+  const properties = propertiesOf(schema, refs, 0);
   const out: Record<string, unknown> = { ...inputs };
   for (const [name, value] of Object.entries(inputs)) {
     if (typeof value !== 'string' || !origins.strings.has(name) || !Object.hasOwn(properties, name)) continue;
-    const declared = typeOf(properties[name], defs);
+    const declared = typeOf(properties[name], refs);
     if (declared === 'integer' && /^-?\d+$/.test(value.trim())) out[name] = Number(value.trim());
     else if (declared === 'number' && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value.trim())) out[name] = Number(value.trim());
     else if (declared === 'boolean' && (value === 'true' || value === 'false')) out[name] = value === 'true';

@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
+import { DEFAULT_PROFILE, type RunnerProfile } from '../../arazzo/runner-profile.js';
 import { CommandUsageError } from '../../errors/tool-error.js';
 import { projectFolder } from '../../openapi/project-folder.js';
 import { printableLine } from '../../output/printable.js';
@@ -8,7 +9,7 @@ import type { CommandIo } from './command-io.js';
 
 /** What each setting is without a tool.config.yaml (and without a flag). */
 const DEFAULTS: Record<(typeof SETTING_KEYS)[number], unknown> = {
-  runner: 'v1 (or TOOL_RUNNER)',
+  runner: `${DEFAULT_PROFILE.name} (or TOOL_RUNNER)`,
   allowRead: [],
   allowRefHosts: [],
   bind: {},
@@ -32,7 +33,9 @@ export async function configShow(options: { path: string | undefined; output: 't
   const file = settings.file === undefined ? undefined : shown(settings.file);
   const rows = SETTING_KEYS.map((key) => {
     const setting = settings[key] as { value: unknown; line: number } | undefined;
-    return { key, value: setting ? shownValue(setting.value, context.cwd) : DEFAULTS[key], from: setting ? `${file}:${setting.line}` : 'default' };
+    // The runner is kept as its profile: shown by its name.
+    const value = key === 'runner' && setting ? (setting.value as RunnerProfile).name : setting?.value;
+    return { key, value: setting ? shownValue(value, context.cwd) : DEFAULTS[key], from: setting ? `${file}:${setting.line}` : 'default' };
   });
   if (options.output === 'json') {
     context.stdout.write(`${JSON.stringify({ project: project ?? null, file: settings.file ?? null, settings: Object.fromEntries(rows.map((row) => [row.key, { value: row.value, from: row.from }])) }, null, 2)}\n`);

@@ -6,7 +6,7 @@ import type { CriteriaOptions } from '../../plan/evaluate-criteria.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { EXIT } from '../exit-codes.js';
-import { readProjectSettings, runnerFlag, silencer } from '../project-settings.js';
+import { readProjectSettings, silencer } from '../project-settings.js';
 import { resolveRunner } from '../runner-flag.js';
 import type { CommandIo } from './command-io.js';
 
@@ -23,7 +23,7 @@ export interface GraphOptions {
 export async function graph(options: GraphOptions, { context, style }: CommandIo): Promise<number> {
   // The project's tool.config.yaml: its runner and silenced warnings (the flag wins).
   const settings = await readProjectSettings(options.file, context.cwd);
-  const profile = resolveRunner(runnerFlag(options.runner, context.env, settings), context.env);
+  const profile = resolveRunner(options.runner, context.env, settings.runner?.value);
   // No descriptions: a graph needs no source description, so nothing is read or fetched.
   const prepared = await prepareDocument({
     file: options.file,

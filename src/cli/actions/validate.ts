@@ -12,7 +12,7 @@ import { annotation, annotationFile, inGitHubActions } from '../../observe/githu
 import { expandFileArguments } from '../file-globs.js';
 import { checkAllowReadFolders } from '../allow-read-folders.js';
 import { EXIT } from '../exit-codes.js';
-import { readProjectSettings, runnerFlag, silencer } from '../project-settings.js';
+import { readProjectSettings, silencer, type ProjectSettings } from '../project-settings.js';
 import { resolveRunner } from '../runner-flag.js';
 import { localOperationsLoader } from '../source-operations.js';
 import type { ToolContext } from '../context.js';
@@ -35,14 +35,15 @@ export interface ValidateOptions {
 export async function validate(options: ValidateOptions, io: CommandIo): Promise<number> {
   const { context } = io;
   const files = await expandFileArguments(options.files, context.cwd);
-  if (files.length === 1) return validateOne(files[0]!, options, context, (record) => context.stdout.write(`${JSON.stringify(record, null, 2)}\n`));
+  const settingsRead = new Map<string, Promise<ProjectSettings>>();
+  if (files.length === 1) return validateOne(files[0]!, options, context, settingsRead, (record) => context.stdout.write(`${JSON.stringify(record, null, 2)}\n`));
   const records: unknown[] = [];
   let valid = 0;
   let invalid = 0;
   let unreadable = 0;
   for (const file of files) {
     try {
-      const code = await validateOne(file, options, context, (record) => records.push(record));
+      const code = await validateOne(file, options, context, settingsRead, (record) => records.push(record));
       if (code === EXIT.OK) valid++;
       else invalid++;
     } catch (error) {
@@ -58,10 +59,10 @@ export async function validate(options: ValidateOptions, io: CommandIo): Promise
 }
 
 /** Validates one document; `json` receives its JSON record (--output json). */
-async function validateOne(file: string, options: ValidateOptions, context: ToolContext, json: (record: unknown) => void): Promise<number> {
-  // The project's tool.config.yaml: its runner, allowRead folders and silenced warnings (flags win).
-  const settings = await readProjectSettings(file, context.cwd);
-  const profile = resolveRunner(runnerFlag(options.runner, context.env, settings), context.env);
+async function validateOne(file: string, options: ValidateOptions, context: ToolContext, settingsRead: Map<string, Promise<ProjectSettings>>, json: (record: unknown) => void): Promise<number> {
+  // The project's tool.config.yaml (read once per project): its runner, allowRead folders and silenced warnings (flags win).
+  const settings = await readProjectSettings(file, context.cwd, settingsRead);
+  const profile = resolveRunner(options.runner, context.env, settings.runner?.value);
   const refused: Error[] = [];
   const prepared = await prepareDocument({
     file,
