@@ -3,12 +3,12 @@ import { buildAction, buildChain, buildCriterion, buildInlineParameter, buildLis
 import type { Action, ArazzoDocument, Components, Info, SourceDescription, Step, Workflow } from './model.js';
 import { childPointer, extraOf, isObject, objectField, setOwn, stringField, stringList, stringMap, type RawObject } from './read-fields.js';
 
-const DOCUMENT_FIELDS = ['arazzo', 'info', 'sourceDescriptions', 'workflows', 'components'] as const;
+const DOCUMENT_FIELDS = ['arazzo', '$self', 'info', 'sourceDescriptions', 'workflows', 'components'] as const;
 const INFO_FIELDS = ['title', 'summary', 'description', 'version'] as const;
 const SOURCE_FIELDS = ['name', 'url', 'type', 'x-tool-api'] as const;
 const COMPONENT_FIELDS = ['inputs', 'parameters', 'successActions', 'failureActions'] as const;
 const WORKFLOW_FIELDS = ['workflowId', 'summary', 'description', 'inputs', 'dependsOn', 'steps', 'successActions', 'failureActions', 'outputs', 'parameters'] as const;
-const STEP_FIELDS = ['stepId', 'description', 'operationId', 'operationPath', 'workflowId', 'parameters', 'requestBody', 'successCriteria', 'onSuccess', 'onFailure', 'outputs'] as const;
+const STEP_FIELDS = ['stepId', 'description', 'operationId', 'operationPath', 'workflowId', 'parameters', 'requestBody', 'successCriteria', 'onSuccess', 'onFailure', 'outputs', 'channelPath', 'timeout', 'correlationId', 'action', 'dependsOn'] as const;
 
 /** The model of a raw document value. Never throws: fields of the wrong type read as absent or empty, for validation to report. */
 export function buildModel(raw: unknown): ArazzoDocument {
@@ -21,6 +21,8 @@ export function buildModel(raw: unknown): ArazzoDocument {
   };
   // YAML reads `arazzo: 1.0` as a number; keep its text so the version check can name it.
   if (typeof o.arazzo === 'string' || typeof o.arazzo === 'number') doc.arazzo = String(o.arazzo);
+  const self = stringField(o, '$self');
+  if (self !== undefined) doc.self = self;
   const info = objectField(o, 'info');
   if (info) doc.info = buildInfo(info, '/info');
   const components = objectField(o, 'components');
@@ -99,8 +101,11 @@ function buildStep(o: RawObject, pointer: string): Step {
     parameters: buildList(o, 'parameters', pointer, buildParameter),
     successCriteria: buildList(o, 'successCriteria', pointer, buildCriterion),
     outputs: stringMap(o, 'outputs'),
+    dependsOn: stringList(o, 'dependsOn'),
   };
-  assignStrings(step, o, ['stepId', 'description', 'operationId', 'operationPath', 'workflowId']);
+  assignStrings(step, o, ['stepId', 'description', 'operationId', 'operationPath', 'workflowId', 'channelPath', 'correlationId', 'action']);
+  // A timeout is a whole number of milliseconds; any other value is left for validation to name.
+  if (typeof o.timeout === 'number') step.timeout = o.timeout;
   const body = objectField(o, 'requestBody');
   if (body) step.requestBody = buildRequestBody(body, childPointer(pointer, 'requestBody'));
   const onSuccess = buildChain(o, 'onSuccess', pointer);

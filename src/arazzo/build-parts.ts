@@ -6,7 +6,7 @@ const PARAMETER_FIELDS = ['name', 'in', 'value'] as const;
 const REFERENCE_FIELDS = ['reference', 'value'] as const;
 const BODY_FIELDS = ['contentType', 'payload', 'replacements'] as const;
 const CRITERION_FIELDS = ['condition', 'type', 'context'] as const;
-const ACTION_FIELDS = ['name', 'type', 'criteria', 'retryAfter', 'retryLimit', 'stepId', 'workflowId'] as const;
+const ACTION_FIELDS = ['name', 'type', 'criteria', 'retryAfter', 'retryLimit', 'stepId', 'workflowId', 'parameters'] as const;
 
 /** A `reference` object (`{ reference, value? }`), used for parameters and actions. */
 export function buildReference(o: RawObject, pointer: string): Reference {
@@ -79,7 +79,7 @@ function criterionType(value: unknown): string {
 
 /** A success or failure action. */
 export function buildAction(o: RawObject, pointer: string): Action {
-  const action: Action = { pointer, extra: extraOf(o, ACTION_FIELDS), criteria: buildList(o, 'criteria', pointer, buildCriterion) };
+  const action: Action = { pointer, extra: extraOf(o, ACTION_FIELDS), criteria: buildList(o, 'criteria', pointer, buildCriterion), parameters: buildList(o, 'parameters', pointer, buildParameter) };
   const strings = { name: stringField(o, 'name'), type: stringField(o, 'type'), stepId: stringField(o, 'stepId'), workflowId: stringField(o, 'workflowId') };
   for (const [key, value] of Object.entries(strings)) {
     if (value !== undefined) action[key as keyof typeof strings] = value;

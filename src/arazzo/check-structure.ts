@@ -2,27 +2,34 @@
 import { unescapePointerToken } from '../expressions/json-pointer.js';
 import type { Report } from './finding.js';
 import { childPointer, isObject, type RawObject } from './read-fields.js';
-import { REFERENCE_FIELDS, SHAPES, type Descend, type FieldType, type ShapeName } from './structure-schema.js';
+import type { FeatureSet } from './runner-profile.js';
+import { REFERENCE_FIELDS, SHAPES, SHAPES_1_1, type Descend, type FieldType, type Shape, type ShapeName } from './structure-schema.js';
 import { didYouMean } from './suggest.js';
 
-const SUPPORTED_VERSION = /^1\.0\.\d+$/;
+const SUPPORTED_VERSION: Record<FeatureSet, RegExp> = { '1.0': /^1\.0\.\d+$/, '1.1': /^1\.[01]\.\d+$/ };
+const IS_1_1 = /^1\.1\.\d+$/;
 const CRITERION_TYPES_TEXT = 'a string (simple, regex, jsonpath, xpath) or an object with type and version, both strings';
 
-/** Reports the `arazzo` version, missing and wrongly typed fields, and unknown fields, for the whole document. */
-export function checkStructure(raw: unknown, report: Report): void {
+/**
+ * Reports the `arazzo` version, missing and wrongly typed fields, and unknown fields, for the whole
+ * document. A profile of the 1.1 feature set reads 1.0.x and 1.1.x documents, a 1.1.x one with 1.1's fields.
+ */
+export function checkStructure(raw: unknown, report: Report, featureSet: FeatureSet = '1.0'): void {
   if (!isObject(raw)) return;
-  checkVersion(raw, report);
+  checkVersion(raw, report, featureSet);
   checkNoWorkflows(raw, report);
-  checkObject(raw, '', 'document', report);
+  const shapes = featureSet === '1.1' && typeof raw.arazzo === 'string' && IS_1_1.test(raw.arazzo) ? SHAPES_1_1 : SHAPES;
+  checkObject(raw, '', 'document', report, shapes);
 }
 
-function checkVersion(raw: RawObject, report: Report): void {
+function checkVersion(raw: RawObject, report: Report, featureSet: FeatureSet): void {
   const version = raw.arazzo;
+  const reads = featureSet === '1.1' ? 'Arazzo 1.0.x and 1.1.x' : 'Arazzo 1.0.x';
   if (version === undefined || version === null) return; // reported as MISSING_FIELD
   if (typeof version !== 'string') {
-    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo must be a quoted version string such as "1.0.1", found ${describe(version)}; this runner reads Arazzo 1.0.x`);
-  } else if (!SUPPORTED_VERSION.test(version)) {
-    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo version "${version}" is not supported; this runner reads Arazzo 1.0.x (e.g. "1.0.1")`);
+    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo must be a quoted version string such as "1.0.1", found ${describe(version)}; this runner reads ${reads}`);
+  } else if (!SUPPORTED_VERSION[featureSet].test(version)) {
+    report.error('UNSUPPORTED_VERSION', '/arazzo', `arazzo version "${version}" is not supported; this runner reads ${reads} (e.g. "1.0.1"${featureSet === '1.1' ? ', "1.1.0"' : ''})`);
   }
 }
 
@@ -34,9 +41,9 @@ function checkNoWorkflows(raw: RawObject, report: Report): void {
   }
 }
 
-function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report: Report): void {
+function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report: Report, shapes: Record<ShapeName, Shape>): void {
   const isReference = (shapeName === 'parameter' || shapeName === 'action') && 'reference' in o;
-  const shape = SHAPES[shapeName];
+  const shape = shapes[shapeName];
   const fields = isReference ? REFERENCE_FIELDS : shape.fields;
   const required = isReference ? ['reference'] : shape.required;
 
@@ -64,14 +71,14 @@ function checkObject(o: RawObject, pointer: string, shapeName: ShapeName, report
       continue;
     }
     const descend = isReference ? undefined : shape.children?.[name];
-    if (descend) checkChildren(value, childPointer(pointer, name), name, descend, report);
+    if (descend) checkChildren(value, childPointer(pointer, name), name, descend, report, shapes);
   }
   if (shapeName === 'workflow' || shapeName === 'document') checkNotEmpty(o, pointer, report);
 }
 
-function checkChildren(value: unknown, pointer: string, name: string, descend: Descend, report: Report): void {
+function checkChildren(value: unknown, pointer: string, name: string, descend: Descend, report: Report, shapes: Record<ShapeName, Shape>): void {
   if ('object' in descend) {
-    checkObject(value as RawObject, pointer, descend.object, report);
+    checkObject(value as RawObject, pointer, descend.object, report, shapes);
     return;
   }
   const list = Array.isArray(value) ? (value as unknown[]) : undefined;
@@ -80,15 +87,17 @@ function checkChildren(value: unknown, pointer: string, name: string, descend: D
   for (let i = 0; i < count; i++) {
     const key = keys === undefined ? String(i) : keys[i]!;
     const item = list === undefined ? (value as RawObject)[key] : list[i];
-    if ('stringValues' in descend || 'stringItems' in descend) {
-      if (typeof item !== 'string') report.error('INVALID_TYPE', childPointer(pointer, key), `${name} entries must be strings, found ${describe(item)}`);
+    if ('stringValues' in descend || 'stringItems' in descend || 'outputValues' in descend) {
       if (name === 'outputs' && !OUTPUT_NAME.test(key)) {
         report.error('INVALID_OUTPUT_NAME', childPointer(pointer, key), `output name ${JSON.stringify(key)} has characters other than letters, digits, ".", "-" and "_"; rename it (Arazzo: ^[a-zA-Z0-9.\-_]+$)`);
       }
+      // Arazzo 1.1: an output is an expression or a Selector Object.
+      if ('outputValues' in descend && isObject(item)) checkObject(item, childPointer(pointer, key), 'selector', report, shapes);
+      else if (typeof item !== 'string') report.error('INVALID_TYPE', childPointer(pointer, key), `${name} entries must be ${'outputValues' in descend ? 'expressions or selector objects' : 'strings'}, found ${describe(item)}`);
     } else if (!isObject(item)) {
       report.error('INVALID_TYPE', childPointer(pointer, key), `${name} entries must be mappings, found ${describe(item)}`);
     } else {
-      checkObject(item, childPointer(pointer, key), 'each' in descend ? descend.each : descend.values, report);
+      checkObject(item, childPointer(pointer, key), 'each' in descend ? descend.each : descend.values, report, shapes);
     }
   }
 }

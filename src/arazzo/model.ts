@@ -21,6 +21,8 @@ export interface Node {
 
 export interface ArazzoDocument extends Node {
   arazzo?: string;
+  /** Arazzo 1.1 `$self`: the document's URI-reference, its identity and base URI. */
+  self?: string;
   info?: Info;
   sourceDescriptions: SourceDescription[];
   workflows: Workflow[];
@@ -76,6 +78,16 @@ export interface Step extends Node {
   onSuccess?: ActionOrReference[];
   onFailure?: ActionOrReference[];
   outputs: Record<string, string>;
+  /** Arazzo 1.1: a `channelPath` (an AsyncAPI channel by source expression and JSON pointer). */
+  channelPath?: string;
+  /** Arazzo 1.1: milliseconds the step may take before it is aborted and fails. */
+  timeout?: number;
+  /** Arazzo 1.1: an AsyncAPI receive step's correlation id (an expression or a literal). */
+  correlationId?: string;
+  /** Arazzo 1.1: `send` or `receive`, for an AsyncAPI step. */
+  action?: string;
+  /** Arazzo 1.1: steps that must complete before this one (stepIds, `$workflows.<id>.steps.<id>`, `$sourceDescriptions.<src>.<wf>.steps.<id>`). */
+  dependsOn: string[];
 }
 
 export interface Parameter extends Node {
@@ -109,6 +121,8 @@ export interface Action extends Node {
   retryLimit?: number;
   stepId?: string;
   workflowId?: string;
+  /** Arazzo 1.1: inputs passed to the `workflowId` target (no `in`). */
+  parameters: Array<Parameter | Reference>;
 }
 
 export interface Reference extends Node {

@@ -7,8 +7,15 @@
  * (src/cli/runner-flag.ts) are the only places that name a contract.
  */
 
-/** The name of a runner contract, as `--tool-runner` and `TOOL_RUNNER` take it and the run report records it. */
-export type RunnerName = 'v1' | 'v2';
+/**
+ * The name of a runner contract, as the run report records it: `v1` and `v2`, which
+ * `--tool-runner` and `TOOL_RUNNER` choose for Arazzo 1.0.x documents, and `arazzo-1.1`, which a
+ * document's `arazzo: 1.1.x` chooses.
+ */
+export type RunnerName = 'v1' | 'v2' | 'arazzo-1.1';
+
+/** The Arazzo feature set (the `major.minor` of the `arazzo` field) a profile reads. */
+export type FeatureSet = '1.0' | '1.1';
 
 /** How a profile words a construct it does not run (the reason of the step's UNSUPPORTED failure, or a usage error). */
 export interface RefusalTexts {
@@ -57,6 +64,16 @@ export interface FindingTexts {
 /** A runner contract as the questions code asks of it. */
 export interface RunnerProfile {
   readonly name: RunnerName;
+  /** The newest Arazzo feature set the profile reads: `1.1` reads 1.1.x documents (and their 1.0.x sources) with 1.1's fields and rules. */
+  readonly featureSet: FeatureSet;
+  /** A step's `timeout` (ms) aborts its request and fails the step (1.1). */
+  readonly runsStepTimeouts: boolean;
+  /** A goto or retry action's `parameters` are passed to its `workflowId` target as inputs (1.1). */
+  readonly passesActionParameters: boolean;
+  /** `in: querystring` parameters set the whole query string (1.1). */
+  readonly sendsQuerystring: boolean;
+  /** A step's `dependsOn` and its output references order the steps (1.1). */
+  readonly ordersStepsByDependencies: boolean;
   /** operationPath steps run (else they fail with UNSUPPORTED). */
   readonly runsOperationPaths: boolean;
   /** Nested workflow steps, gotos to workflows, retries that run a step or workflow first and Arazzo sources run; the run prepares every workflow it can reach. */
@@ -134,6 +151,11 @@ const V1_FINDINGS: FindingTexts = {
 /** The v1 contract (the default): one workflow of one document, simple criteria, replace-style chains. */
 export const V1_PROFILE: RunnerProfile = {
   name: 'v1',
+  featureSet: '1.0',
+  runsStepTimeouts: false,
+  passesActionParameters: false,
+  sendsQuerystring: false,
+  ordersStepsByDependencies: false,
   runsOperationPaths: false,
   runsNestedWorkflows: false,
   runsDependencies: false,
@@ -154,6 +176,11 @@ export const V1_PROFILE: RunnerProfile = {
 /** The v2 contract: all of Arazzo 1.0.1 within one run (nested, dependent and transferred workflows, every criterion type). */
 export const V2_PROFILE: RunnerProfile = {
   name: 'v2',
+  featureSet: '1.0',
+  runsStepTimeouts: false,
+  passesActionParameters: false,
+  sendsQuerystring: false,
+  ordersStepsByDependencies: false,
   runsOperationPaths: true,
   runsNestedWorkflows: true,
   runsDependencies: true,
@@ -183,6 +210,36 @@ export const V2_PROFILE: RunnerProfile = {
   },
 };
 
+/** What the 1.1 profile says of a 1.1 construct this version does not run yet. */
+const NOT_YET_1_1_TEXT = 'not yet supported for Arazzo 1.1 documents in this version';
+
+/**
+ * Arazzo 1.1: the v2 engine and semantics with 1.1's additions (step timeouts, action parameters,
+ * `in: querystring`, step dependencies, the 1.1 validation rules). A document's `arazzo: 1.1.x`
+ * chooses it (documentProfile); no flag names it.
+ */
+export const ARAZZO_1_1_PROFILE: RunnerProfile = {
+  ...V2_PROFILE,
+  name: 'arazzo-1.1',
+  featureSet: '1.1',
+  runsStepTimeouts: true,
+  passesActionParameters: true,
+  sendsQuerystring: true,
+  ordersStepsByDependencies: true,
+  notYetText: NOT_YET_1_1_TEXT,
+  refusals: {
+    ...V2_PROFILE.refusals,
+    nestedWorkflow: (workflowId) => `a nested workflow step calling a workflow of another Arazzo document ("${workflowId}"): ${NOT_YET_1_1_TEXT}`,
+    workflowGoto: (action, workflowId) => `action "${action}": a goto to a workflow of another Arazzo document ("${workflowId}"): ${NOT_YET_1_1_TEXT}`,
+    retryTarget: (action, what) => `action "${action}": a retry that runs a workflow of another Arazzo document (${what}): ${NOT_YET_1_1_TEXT}`,
+    replay: (action) => `action "${action}": replay is not an Arazzo 1.1 action type; use retry or goto`,
+  },
+  findings: {
+    ...V2_PROFILE.findings,
+    replay: (action) => `action "${action}": replay is not an Arazzo 1.1 action type and fails when the action is dispatched; use retry or goto`,
+  },
+};
+
 /** The profiles `--tool-runner` and `TOOL_RUNNER` choose from, by name; the first is the default. */
 export const RUNNER_PROFILES: readonly RunnerProfile[] = [V1_PROFILE, V2_PROFILE];
 
@@ -192,4 +249,19 @@ export const DEFAULT_PROFILE: RunnerProfile = V1_PROFILE;
 /** The profile of a name, or undefined for a name no profile has. */
 export function profileNamed(name: string): RunnerProfile | undefined {
   return RUNNER_PROFILES.find((profile) => profile.name === name);
+}
+
+const ARAZZO_1_1 = /^1\.1\.\d+$/;
+
+/**
+ * The profile a document runs with: an `arazzo: 1.1.x` document chooses the 1.1 profile unless the
+ * v1 contract was asked for by name (`from`: `--tool-runner`, `TOOL_RUNNER`, `tool.config.yaml`),
+ * which covers 1.0.x only: then the refusal's words. Any other document keeps the requested profile.
+ */
+export function documentProfile(requested: RunnerProfile, version: unknown, from?: string): { profile: RunnerProfile } | { refused: string } {
+  if (typeof version !== 'string' || !ARAZZO_1_1.test(version)) return { profile: requested };
+  if (from !== undefined && requested === V1_PROFILE) {
+    return { refused: `${from} asks for the ${requested.name} runner, whose contract covers Arazzo 1.0.x documents only, and this document is Arazzo ${version}` };
+  }
+  return { profile: ARAZZO_1_1_PROFILE };
 }

@@ -6,7 +6,7 @@
 export type FieldType = 'string' | 'number' | 'array' | 'object' | 'any' | 'criterionType';
 
 /** How to descend into a field: every item of an array, every value of a map, or the object itself. */
-export type Descend = { each: ShapeName } | { values: ShapeName } | { object: ShapeName } | { stringValues: true } | { stringItems: true };
+export type Descend = { each: ShapeName } | { values: ShapeName } | { object: ShapeName } | { stringValues: true } | { stringItems: true } | { outputValues: true };
 
 export interface Shape {
   fields: Record<string, FieldType>;
@@ -25,7 +25,8 @@ export type ShapeName =
   | 'requestBody'
   | 'replacement'
   | 'criterion'
-  | 'action';
+  | 'action'
+  | 'selector';
 
 // retryAfter/retryLimit are typed 'any' here: their own check reports a wrong value once, with the rule.
 const ACTION_FIELDS: Record<string, FieldType> = {
@@ -112,6 +113,27 @@ export const SHAPES: Record<ShapeName, Shape> = {
   replacement: { fields: { target: 'string', value: 'any' }, required: ['target', 'value'] },
   criterion: { fields: { condition: 'string', type: 'criterionType', context: 'string' }, required: ['condition'] },
   action: { fields: ACTION_FIELDS, required: ['name', 'type'], children: { criteria: { each: 'criterion' } } },
+  // Arazzo 1.0 has no selector objects: SHAPES_1_1 gives its shape.
+  selector: { fields: {}, required: [] },
+};
+
+/**
+ * Arazzo 1.1's shapes: 1.0's with `$self`, the step's `timeout`, `dependsOn`, `channelPath`,
+ * `correlationId` and `action`, an action's `parameters`, a replacement's `targetSelectorType`,
+ * and outputs that are an expression or a Selector Object.
+ */
+export const SHAPES_1_1: Record<ShapeName, Shape> = {
+  ...SHAPES,
+  document: { ...SHAPES.document, fields: { ...SHAPES.document.fields, $self: 'string' } },
+  workflow: { ...SHAPES.workflow, children: { ...SHAPES.workflow.children, outputs: { outputValues: true } } },
+  step: {
+    fields: { ...SHAPES.step.fields, channelPath: 'string', timeout: 'any', correlationId: 'string', action: 'string', dependsOn: 'array' },
+    required: SHAPES.step.required,
+    children: { ...SHAPES.step.children, outputs: { outputValues: true }, dependsOn: { stringItems: true } },
+  },
+  replacement: { fields: { ...SHAPES.replacement.fields, targetSelectorType: 'criterionType' }, required: SHAPES.replacement.required },
+  action: { fields: { ...ACTION_FIELDS, parameters: 'array' }, required: SHAPES.action.required, children: { criteria: { each: 'criterion' }, parameters: { each: 'parameter' } } },
+  selector: { fields: { context: 'string', selector: 'string', type: 'criterionType' }, required: ['context', 'selector', 'type'] },
 };
 
 /** Fields of a `reference` object (a parameter or action given by reference). */

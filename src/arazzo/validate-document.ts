@@ -29,7 +29,7 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   const profile = options.profile ?? DEFAULT_PROFILE;
   const report = new Report();
   const rawAt = (pointer: string): unknown => resolvePointer(doc.raw, parsePointer(pointer));
-  checkStructure(doc.raw, report);
+  checkStructure(doc.raw, report, profile.featureSet);
   checkIds(doc.model, report, profile);
   const parsed = new ParseMemo();
   checkWorkflows(doc.model, rawAt, parsed, report, profile);

@@ -7,7 +7,7 @@ import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { parseCount, resolveInputs } from './input-flags.js';
 import { ProjectSettingsError, silencer, type ProjectSettings } from './project-settings.js';
-import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import { parseBindFlags, refuseBinds, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 
 export const workflowRunOptions = {
   inputEnv: () => Option.Array('--input-env', [], { description: 'An input read from an environment variable, as name=VAR (repeatable); never printed' }),
@@ -60,9 +60,13 @@ export interface SharedRunFlags {
  * else the project's settings (tool.config.yaml), else its default. Throws usage errors (exit 2).
  */
 export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { env: Record<string, string | undefined>; cwd: string }, settings: ProjectSettings = {}) {
-  const profile = resolveRunner(flags.runner, context.env, settings.runner?.value);
-  const binds = withSettingsBinds(parseBindFlags(flags.bind, profile), settings, profile.allowsBind);
-  const given = await resolveInputs({ input: flags.inputs, inputEnv: flags.inputEnv, inputsFile: flags.inputsFile }, context.env, context.cwd, profile);
+  const { profile, from: runnerFrom } = resolveRunner(flags.runner, context.env, settings.runner?.value);
+  const bindFlags = parseBindFlags(flags.bind);
+  // A runner asked for by name refuses binds now; the default's answer waits for the document (a 1.1 one binds).
+  if (runnerFrom !== undefined) refuseBinds(bindFlags, profile);
+  const binds = withSettingsBinds(bindFlags, settings, profile.allowsBind);
+  const inputFlags = { input: flags.inputs, inputEnv: flags.inputEnv, ...(flags.inputsFile !== undefined ? { inputsFile: flags.inputsFile } : {}) };
+  const given = await resolveInputs(inputFlags, context.env, context.cwd, profile);
   const flagHosts = await parseRefHosts(flags.allowRefHosts);
   const allowReadFlags = await (await import('./allow-read-folders.js')).checkAllowReadFolders(flags.allowRead, context.cwd);
   return {
@@ -85,6 +89,9 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     allowReadFlags,
     silence: settings.silence ? silencer(settings) : undefined,
     profile,
+    runnerFrom,
+    // Read again when the document chooses a profile that types inputs (an Arazzo 1.1 document under the default runner).
+    inputFlags,
     binds,
   };
 }

@@ -3,7 +3,8 @@ import type { WorkflowPlan } from '../../machines/types.js';
 import type { Finding } from '../arazzo/finding.js';
 import { loadDocument } from '../arazzo/load-document.js';
 import type { LoadedDocument, Workflow } from '../arazzo/model.js';
-import type { RunnerProfile } from '../arazzo/runner-profile.js';
+import { documentProfile, type RunnerProfile } from '../arazzo/runner-profile.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 import { validateDocument, type ValidateOptions } from '../arazzo/validate-document.js';
 import { openDocumentStore } from '../cache/document-store.js';
 import type { Style } from '../output/style.js';
@@ -31,7 +32,7 @@ export interface StderrGate {
 }
 
 /** A command's own report of the findings (`validate` prints every one on stdout); returns false when the document is invalid for it. */
-export type ReportFindings = (findings: Finding[], doc: LoadedDocument) => boolean;
+export type ReportFindings = (findings: Finding[], doc: LoadedDocument, profile: RunnerProfile) => boolean;
 
 /** How far preparation goes: the findings only (`validate`), the selected workflow too (`run`, which binds and prepares it itself), or its plan too (`graph`). */
 export type PrepareStage = 'findings' | 'workflow' | 'plan';
@@ -41,12 +42,14 @@ export interface PrepareDocumentOptions<U extends PrepareStage, D extends Descri
   cwd: string;
   /** Environment: where the parsed-document store lives (XDG_CACHE_HOME, HOME). */
   env: Record<string, string | undefined>;
-  /** The runner profile the document is validated and planned for. */
+  /** The runner profile the command asked for; an Arazzo 1.1 document chooses the 1.1 profile (documentProfile). */
   profile: RunnerProfile;
+  /** Where the profile was asked for by name (`--tool-runner`...), undefined for the default: v1 asked for by name refuses a 1.1 document. */
+  runnerFrom?: string | undefined;
   /** --workflow: the workflow the findings are seen by and that is selected (the only one when absent). */
   workflowId?: string | undefined;
   /** Made from the loaded document; without it (`graph`) no source description is read or fetched. */
-  descriptions?: (doc: LoadedDocument) => D | Promise<D>;
+  descriptions?: (doc: LoadedDocument, profile: RunnerProfile) => D | Promise<D>;
   /** How the findings are reported and whether they stop the command. */
   findings: StderrGate | ReportFindings;
   /** Warnings the project's settings silence (`silence` in tool.config.yaml): left out before they are reported. */
@@ -58,12 +61,16 @@ export interface PrepareDocumentOptions<U extends PrepareStage, D extends Descri
 export interface InvalidDocument {
   valid: false;
   doc: LoadedDocument;
+  /** The profile the document was validated for. */
+  profile: RunnerProfile;
   findings: Finding[];
 }
 
 export interface CheckedDocument<D> {
   valid: true;
   doc: LoadedDocument;
+  /** The profile the document was validated for, and that the command follows: the one asked for, or the 1.1 profile for an Arazzo 1.1 document. */
+  profile: RunnerProfile;
   findings: Finding[];
   /** What `descriptions` made (undefined without it), for a command that reads the descriptions again (run binds through the same loader). */
   descriptions: D;
@@ -85,6 +92,13 @@ interface Stages<D> {
   plan: PlannedWorkflow<D>;
 }
 
+/** How to stop asking for v1, by where it was asked for (runner-flag.ts resolveRunner). */
+const WITHOUT_V1: Record<string, string> = {
+  '--tool-runner': 'Drop --tool-runner v1 (or pass --tool-runner v2)',
+  'the TOOL_RUNNER environment variable': 'Unset TOOL_RUNNER (or set it to v2)',
+  'tool.config.yaml (runner)': 'Set runner: v2 in tool.config.yaml, or remove the key',
+};
+
 /**
  * Load, validate, plan: the one preparation of an Arazzo document that `run`, `replay`, `validate`
  * and `graph` share. Loads the document (through the parsed-document store), validates it for the
@@ -96,19 +110,22 @@ interface Stages<D> {
 export async function prepareDocument<U extends PrepareStage, D extends DescriptionChecks | undefined = undefined>(
   options: PrepareDocumentOptions<U, D>,
 ): Promise<Stages<D>[U] | InvalidDocument> {
-  const { profile, workflowId } = options;
+  const { workflowId } = options;
   const store = openDocumentStore(options.env);
   const doc = await loadDocument(options.file, { cwd: options.cwd, ...(store ? { store } : {}) });
-  const descriptions = options.descriptions ? await options.descriptions(doc) : (undefined as D);
+  const chosen = documentProfile(options.profile, doc.model.arazzo, options.runnerFrom);
+  if ('refused' in chosen) throw new CommandUsageError(`${doc.file}: ${chosen.refused}`, `${WITHOUT_V1[options.runnerFrom!] ?? 'Ask for v2 instead'}: an Arazzo 1.1 document runs with the Arazzo 1.1 profile (docs/arazzo-coverage.md).`);
+  const { profile } = chosen;
+  const descriptions = options.descriptions ? await options.descriptions(doc, profile) : (undefined as D);
   const { afterValidation, ...loaders } = descriptions ?? {};
   const all = await validateDocument(doc, { ...loaders, profile });
   const silence = options.silence;
   const findings = silence ? all.filter((finding) => !silence(finding, doc.absolutePath)) : all;
   afterValidation?.();
   const gate = options.findings;
-  const valid = typeof gate === 'function' ? gate(findings, doc) : reportFindings(findings, doc, gate.stderr, gate.style, gate.consequence, gate.showWarnings, workflowId, gate.validateFlags);
-  if (!valid) return { valid: false, doc, findings };
-  const checked: CheckedDocument<D> = { valid: true, doc, findings, descriptions };
+  const valid = typeof gate === 'function' ? gate(findings, doc, profile) : reportFindings(findings, doc, gate.stderr, gate.style, gate.consequence, gate.showWarnings, workflowId, gate.validateFlags);
+  if (!valid) return { valid: false, doc, profile, findings };
+  const checked: CheckedDocument<D> = { valid: true, doc, profile, findings, descriptions };
   if (options.upTo === 'findings') return checked as Stages<D>[U];
 
   const workflow = selectWorkflow(doc, workflowId);

@@ -44,6 +44,8 @@ import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
 import type { ChecksMode } from '../execute/check-response.js';
+import type { InputFlags } from '../cli/input-flags.js';
+import { refuseBinds } from '../cli/runner-flag.js';
 
 export interface RunOptions {
   file: string;
@@ -79,8 +81,12 @@ export interface RunOptions {
   allowRead?: string[];
   /** Of those, the ones given as flags (the rest come from tool.config.yaml, which validate reads itself): for the hint after an invalid document. */
   allowReadFlags?: string[];
-  /** --tool-runner: the runner profile the run follows (v1 by default). */
+  /** --tool-runner: the runner profile the run asks for (v1 by default); an Arazzo 1.1 document chooses the 1.1 profile. */
   profile?: RunnerProfile;
+  /** Where the profile was asked for by name (`--tool-runner`, `TOOL_RUNNER`, tool.config.yaml); undefined for the default. */
+  runnerFrom?: string | undefined;
+  /** The input flags as given: read again when the document's profile types inputs and the requested one did not. */
+  inputFlags?: InputFlags;
   /** --tool-bind (v2): source name to the registered API it is bound to, before x-tool-api and name match. */
   binds?: ReadonlyMap<string, string>;
   /** --tool-max-depth (v2): how deep nested workflow calls may go (default 32). */
@@ -143,10 +149,12 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   const selected: { workflowId?: string } = opts.workflowId === undefined ? {} : { workflowId: opts.workflowId };
   // Whether the run got as far as its record: an error before that is an early stop, which the reports still record.
   let recorded = false;
+  // The profile the run follows once its document chose it (an Arazzo 1.1 document chooses the 1.1 profile): the reports name it.
+  const chosen = { profile: opts.profile ?? DEFAULT_PROFILE };
   try {
     // Report files are opened before anything is sent: an unwritable path is a usage error (and writes nothing).
-    if (opts.reports) reports = await (await import('../observe/report/run-reports.js')).openRunReports(opts, io.cwd);
-    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex, selected);
+    if (opts.reports) reports = await (await import('../observe/report/run-reports.js')).openRunReports({ ...opts, get profile() { return chosen.profile; } }, io.cwd);
+    const compiled = await compileRun(opts, io, deps, pipeline, reporter, style, regex, selected, chosen);
     if ('stop' in compiled) {
       await reports?.stopped(compiled.stop).catch((error: Error) => reporter.warn(error.message));
       await github?.stopped(compiled.stop);
@@ -260,13 +268,14 @@ async function compileRun(
   style: Style,
   regex: () => Promise<RegexWorker>,
   selected: { workflowId?: string },
+  chosen: { profile: RunnerProfile },
 ): Promise<CompiledRun | { stop: RunStop }> {
-  const profile = opts.profile ?? DEFAULT_PROFILE;
   const prepared = await prepareDocument({
     file: opts.file,
     cwd: io.cwd,
     env: io.env,
-    profile,
+    profile: chosen.profile,
+    runnerFrom: opts.runnerFrom,
     workflowId: opts.workflowId,
     // The run reads its descriptions through the pipeline, once: validation checks them, binding binds them.
     descriptions: (doc) => {
@@ -301,10 +310,13 @@ async function compileRun(
     const workflowId = opts.workflowId ?? only;
     return { stop: stopOfInvalidDocument(prepared.doc.file, runnerFindings(prepared.findings, prepared.doc.model, opts.workflowId), workflowId) };
   }
-  const { doc, workflow, descriptions: { loadDescription } } = prepared;
+  const { doc, workflow, profile, descriptions: { loadDescription } } = prepared;
+  chosen.profile = profile;
   if (workflow.workflowId !== undefined) selected.workflowId = workflow.workflowId;
+  refuseBinds(opts.binds, profile);
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
-  const inputs = profile.typesInputs ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, opts.inputs, { strings: new Set(opts.stringInputs ?? []), secrets: opts.secretInputs ?? [] }) : opts.inputs;
+  const given = profile.typesInputs ? await typedInputs(opts, profile, io) : undefined;
+  const inputs = given ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, given.inputs, { strings: new Set(given.strings), secrets: opts.secretInputs ?? [] }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds, sends: deps.recorded !== true });
   for (const warning of warnings) reporter.warn(warning);
@@ -322,6 +334,12 @@ async function compileRun(
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
   const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions: inGitHubActions(io.env) ? stepPositions(doc, workflow) : NO_POSITIONS };
   return run ? { ...compiled, run } : compiled;
+}
+
+/** The run's inputs as a profile that types them reads the flags (`k:=json`): read again when the profile asked for did not. */
+async function typedInputs(opts: RunOptions, profile: RunnerProfile, io: RunIO): Promise<{ inputs: Record<string, unknown>; strings: readonly string[] }> {
+  if (opts.inputFlags === undefined || (opts.profile ?? DEFAULT_PROFILE).typesInputs) return { inputs: opts.inputs, strings: opts.stringInputs ?? [] };
+  return (await import('../cli/input-flags.js')).resolveInputs(opts.inputFlags, io.env, io.cwd, profile);
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
@@ -386,7 +404,8 @@ function recordFailure(workflowId: string, failed: NonNullable<WorkflowsRun['fai
 
 /** The flags of this run that `validate` needs to see the document as the run does: the runner and the read folders. */
 function validateFlagsOf(opts: RunOptions): string[] {
-  const flags = opts.profile !== undefined && opts.profile !== DEFAULT_PROFILE ? ['--tool-runner', opts.profile.name] : [];
+  // An Arazzo 1.1 document chooses its profile itself: only a runner asked for by name is repeated.
+  const flags = opts.profile !== undefined && opts.profile !== DEFAULT_PROFILE && opts.runnerFrom !== undefined ? ['--tool-runner', opts.profile.name] : [];
   for (const folder of opts.allowReadFlags ?? opts.allowRead ?? []) flags.push('--tool-allow-read', folder);
   return flags;
 }

@@ -61,7 +61,7 @@ const withStep = (step: string) => doc({ steps: `${STEP_A}\n${step}` });
 const onFailure = (action: string) => doc({ steps: `      - stepId: a\n        operationId: getA\n        onFailure:\n          - ${action}` });
 
 const TABLE: Row[] = [
-  ['UNSUPPORTED_VERSION', 'error', doc({ arazzo: '1.1.0' })],
+  ['UNSUPPORTED_VERSION', 'error', doc({ arazzo: '2.0.0' })],
   ['MISSING_FIELD', 'error', doc({ info: "{ version: '1' }" })],
   ['INVALID_TYPE', 'error', doc({ steps: '      - { stepId: a, operationId: getA, outputs: [x] }' })],
   ['UNUSUAL_ID', 'warning', doc({ steps: "      - { stepId: 'a step', operationId: getA }" }), { exit: 0 }],

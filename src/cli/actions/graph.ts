@@ -23,20 +23,21 @@ export interface GraphOptions {
 export async function graph(options: GraphOptions, { context, style }: CommandIo): Promise<number> {
   // The project's tool.config.yaml: its runner and silenced warnings (the flag wins).
   const settings = await readProjectSettings(options.file, context.cwd);
-  const profile = resolveRunner(options.runner, context.env, settings.runner?.value);
+  const runner = resolveRunner(options.runner, context.env, settings.runner?.value);
   // No descriptions: a graph needs no source description, so nothing is read or fetched.
   const prepared = await prepareDocument({
     file: options.file,
     cwd: context.cwd,
     env: context.env,
-    profile,
+    profile: runner.profile,
+    runnerFrom: runner.from,
     workflowId: options.workflow,
     findings: { stderr: context.stderr, style, consequence: 'nothing was drawn', showWarnings: false },
     ...(settings.silence ? { silence: silencer(settings) } : {}),
     upTo: 'plan',
   });
   if (!prepared.valid) return EXIT.INVALID_DOCUMENT;
-  const { doc, workflow, criteria, plan } = prepared;
+  const { doc, workflow, criteria, plan, profile } = prepared;
   const workflows = profile.runsNestedWorkflows && options.format !== 'json' && options.level === 'steps' ? await reachable(doc.model, workflow, criteria) : undefined;
   const text = options.format === 'json' ? await machineJson(plan) : workflows ? await drawWorkflows(workflows, options) : await draw(plan, options);
   context.stdout.write(text);

@@ -62,15 +62,16 @@ export async function validate(options: ValidateOptions, io: CommandIo): Promise
 async function validateOne(file: string, options: ValidateOptions, context: ToolContext, settingsRead: Map<string, Promise<ProjectSettings>>, json: (record: unknown) => void): Promise<number> {
   // The project's tool.config.yaml (read once per project): its runner, allowRead folders and silenced warnings (flags win).
   const settings = await readProjectSettings(file, context.cwd, settingsRead);
-  const profile = resolveRunner(options.runner, context.env, settings.runner?.value);
+  const runner = resolveRunner(options.runner, context.env, settings.runner?.value);
   const refused: Error[] = [];
   const prepared = await prepareDocument({
     file,
     cwd: context.cwd,
     env: context.env,
-    profile,
+    profile: runner.profile,
+    runnerFrom: runner.from,
     // Operation ids and parameters are checked against local descriptions only; remote ones are not fetched.
-    descriptions: async (doc) => {
+    descriptions: async (doc, profile) => {
       const denied = toolFolders(context.env);
       const allowRead = [...(await checkAllowReadFolders(options.allowRead, context.cwd)).map((folder) => resolve(context.cwd, folder)), ...(settings.allowRead?.value ?? [])];
       const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) });
@@ -86,7 +87,7 @@ async function validateOne(file: string, options: ValidateOptions, context: Tool
         },
       };
     },
-    findings: (findings, doc) => printFindings(findings, doc, profile, options, context, json),
+    findings: (findings, doc, profile) => printFindings(findings, doc, profile, options, context, json),
     ...(settings.silence ? { silence: silencer(settings) } : {}),
     upTo: 'findings',
   });

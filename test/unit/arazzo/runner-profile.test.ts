@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_PROFILE, profileNamed, RUNNER_PROFILES, V1_PROFILE, V2_PROFILE, type RunnerProfile } from '../../../src/arazzo/runner-profile.js';
+import { ARAZZO_1_1_PROFILE, DEFAULT_PROFILE, documentProfile, profileNamed, RUNNER_PROFILES, V1_PROFILE, V2_PROFILE, type RunnerProfile } from '../../../src/arazzo/runner-profile.js';
 
 /** The questions code asks a profile, each profile's answer (docs/architecture.md, "Runner profiles"). */
 const QUESTIONS = [
@@ -16,6 +16,10 @@ const QUESTIONS = [
   'typesInputs',
   'allowsBind',
   'checksRunConstructs',
+  'runsStepTimeouts',
+  'passesActionParameters',
+  'sendsQuerystring',
+  'ordersStepsByDependencies',
 ] as const satisfies ReadonlyArray<keyof RunnerProfile>;
 
 function answers(profile: RunnerProfile): Record<string, boolean> {
@@ -46,6 +50,10 @@ describe('runner profiles', () => {
       typesInputs: false,
       allowsBind: false,
       checksRunConstructs: false,
+      runsStepTimeouts: false,
+      passesActionParameters: false,
+      sendsQuerystring: false,
+      ordersStepsByDependencies: false,
     });
     expect(V1_PROFILE.notYetText).toBeUndefined();
   });
@@ -65,6 +73,10 @@ describe('runner profiles', () => {
       typesInputs: true,
       allowsBind: true,
       checksRunConstructs: true,
+      runsStepTimeouts: false,
+      passesActionParameters: false,
+      sendsQuerystring: false,
+      ordersStepsByDependencies: false,
     });
     expect(V2_PROFILE.notYetText).toBe('not yet supported by the v2 runner in this version');
   });
@@ -92,5 +104,16 @@ describe('runner profiles', () => {
     expect(says.workflowGoto('x', 'src.wf')).toBe('action "x": a goto to a workflow of another Arazzo document ("src.wf"): not yet supported by the v2 runner in this version');
     expect(says.retryTarget('r', 'workflow "src.wf"')).toBe('action "r": a retry that runs a workflow of another Arazzo document (workflow "src.wf"): not yet supported by the v2 runner in this version');
     expect(says.replay('r')).toBe('action "r": replay is not an Arazzo 1.0.1 action type; use retry or goto');
+  });
+
+  it('Arazzo 1.1 is the v2 engine with 1.1\'s additions, chosen by the document, never by name', () => {
+    expect(answers(ARAZZO_1_1_PROFILE)).toEqual({ ...answers(V2_PROFILE), runsStepTimeouts: true, passesActionParameters: true, sendsQuerystring: true, ordersStepsByDependencies: true });
+    expect([V1_PROFILE.featureSet, V2_PROFILE.featureSet, ARAZZO_1_1_PROFILE.featureSet]).toEqual(['1.0', '1.0', '1.1']);
+    expect(profileNamed('arazzo-1.1')).toBeUndefined();
+    expect(documentProfile(V1_PROFILE, '1.1.0')).toEqual({ profile: ARAZZO_1_1_PROFILE });
+    expect(documentProfile(V2_PROFILE, '1.1.3', '--tool-runner')).toEqual({ profile: ARAZZO_1_1_PROFILE });
+    expect(documentProfile(V1_PROFILE, '1.1.0', '--tool-runner')).toEqual({ refused: '--tool-runner asks for the v1 runner, whose contract covers Arazzo 1.0.x documents only, and this document is Arazzo 1.1.0' });
+    expect(documentProfile(V1_PROFILE, '1.0.1', '--tool-runner')).toEqual({ profile: V1_PROFILE });
+    expect(documentProfile(V2_PROFILE, '2.0.0')).toEqual({ profile: V2_PROFILE });
   });
 });
