@@ -79,11 +79,11 @@ export function retrySubStates(plan: WorkflowPlan, step: StepPlan, index: number
     } else if (action.workflow !== undefined) {
       const workflow = action.workflow;
       states[subKey(SUB_STATE.retryCall, n)] = {
-        entry: 'startRetryCall',
+        entry: action.inputsId === undefined ? 'startRetryCall' : { type: 'startRetryCall', params: { inputsId: action.inputsId } },
         invoke: {
           src: callActorName(workflow) as 'runStep',
           id: callActorName(workflow),
-          input: callInput(step.stepId, workflow, (context) => context.inputs),
+          input: callInput(step.stepId, workflow, (context) => context.call?.inputs ?? context.inputs),
           onDone: [
             { guard: 'callFatal', target: FAILED, actions: ['storeCallResult', 'recordCallSteps', { type: 'failFromCall', params: { stepId: step.stepId } }] },
             { guard: 'callFailed', target: FAILED, actions: ['storeCallResult', 'recordCallSteps', { type: 'failCall', params: { stepId: step.stepId, action: action.name, workflow } }] },
@@ -117,7 +117,7 @@ function transferTransition(step: StepPlan, action: ActionPlan, guard: Transitio
     target: TRANSFERRED,
     description: action.label,
     meta: meta(action, 'fired'),
-    actions: [recordAction(step, failedVia), { type: 'transferTo', params: { to: action.workflow!, stepId: step.stepId } }],
+    actions: [recordAction(step, failedVia), { type: 'transferTo', params: action.inputsId === undefined ? { to: action.workflow!, stepId: step.stepId } : { to: action.workflow!, stepId: step.stepId, inputsId: action.inputsId } }],
   };
 }
 

@@ -19,6 +19,8 @@ export interface ActionPlan {
   type: 'end' | 'goto' | 'retry';
   /** Id of the action's criteria set for the judge; undefined means the action always fires. */
   criteriaId?: number;
+  /** Arazzo 1.1 action `parameters` for its `workflowId` target: the judge's actionInputs set (inputs over the run's of the same name). */
+  inputsId?: number;
   /** Index of the goto target step; for a retry with `stepId`, the step run once before the retry. */
   targetIndex?: number;
   /** A goto to a workflow (a transfer) or a retry with `workflowId`: the workflow's key, as in WorkflowPlan.key. */
@@ -163,7 +165,7 @@ export interface WorkflowResult {
   records: StepRecord[];
   failure?: RunFailure;
   /** The workflow ended with a goto to another workflow: its key, and the step that went. */
-  transfer?: { to: string; stepId: string };
+  transfer?: { to: string; stepId: string; inputs?: Record<string, unknown> };
   /** The dependencies a nested call of the workflow ran first (machines/depends-on.ts). */
   dependencies?: DependencyRecord[];
 }
@@ -270,7 +272,7 @@ export interface WorkflowContext {
   /** The current step's nested call. */
   call?: CallState;
   /** The workflow ended with a goto to another workflow. */
-  transfer?: { to: string; stepId: string };
+  transfer?: { to: string; stepId: string; inputs?: Record<string, unknown> };
   /** Step records carry `workflowId` (WorkflowPlan.recordsWorkflowId). */
   recordsWorkflowId: boolean;
   inputs: Record<string, unknown>;
@@ -339,6 +341,8 @@ export interface Judge {
   criteriaHold(criteriaId: number, context: WorkflowContext, outcome?: StepOutcome): boolean;
   /** Why criteria set `criteriaId` cannot be evaluated for `outcome` (or `context.last`), e.g. `operand cannot be coerced to a number`; undefined when it can. */
   criteriaError(criteriaId: number, context: WorkflowContext, outcome?: StepOutcome): string | undefined;
+  /** Arazzo 1.1: the inputs an action's `parameters` (set `inputsId`) pass to its workflow, evaluated for `outcome` (or `context.last`); a parameter whose value resolves to nothing is left out. */
+  actionInputs(inputsId: number, context: WorkflowContext, outcome?: StepOutcome): Record<string, unknown>;
   /** The workflow's outputs, evaluated at the end. */
   workflowOutputs(context: WorkflowContext): Record<string, unknown>;
 }

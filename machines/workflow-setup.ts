@@ -143,7 +143,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         const transfers = result.transfer ? [...call.transfers, { from: result.workflowId, stepId: result.transfer.stepId, to: result.transfer.to }] : call.transfers;
         const dependencies = result.dependencies ? [...call.dependencies, ...result.dependencies] : call.dependencies;
         return {
-          call: { ...call, records: [...call.records, ...result.records], transfers, dependencies, result },
+          // A transfer inside the call runs its target with the call's inputs, and the action's parameters over them (Arazzo 1.1).
+          call: { ...call, ...(result.transfer?.inputs ? { inputs: { ...call.inputs, ...result.transfer.inputs } } : {}), records: [...call.records, ...result.records], transfers, dependencies, result },
           // A fatal failure ends this workflow too, and the step's record needs an outcome to show.
           last: { statusCode: 0, ok: false, dryRun: false, outputs: {} },
         };
@@ -160,7 +161,9 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return { failure };
       }),
       /** A retry action's workflow starts: with the current workflow's inputs. */
-      startRetryCall: assign(({ context }) => ({ call: { inputs: context.inputs, records: [], transfers: [], dependencies: [] } })),
+      startRetryCall: assign(({ context }, params: { inputsId?: number } | undefined) => ({
+        call: { inputs: params?.inputsId === undefined ? context.inputs : { ...context.inputs, ...judge.actionInputs(params.inputsId, context) }, records: [], transfers: [], dependencies: [] },
+      })),
       /** The step records of a retry action's workflow go under the record of the attempt that retried (each carries its own workflowId). */
       recordCallSteps: assign(({ context }) => {
         const attempt = context.records[context.records.length - 1];
@@ -178,7 +181,9 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         return failure ? { failure: { ...failure, via: [params.stepId, ...(failure.via ?? [])] } } : {};
       }),
       /** The workflow ends by a goto to another workflow: the run starts that one next. */
-      transferTo: assign((_, params: { to: string; stepId: string }) => ({ transfer: { to: params.to, stepId: params.stepId } })),
+      transferTo: assign(({ context, event }, params: { to: string; stepId: string; inputsId?: number }) => ({
+        transfer: params.inputsId === undefined ? { to: params.to, stepId: params.stepId } : { to: params.to, stepId: params.stepId, inputs: judge.actionInputs(params.inputsId, context, outcomeOf(event)) },
+      })),
       /**
        * Stores the step's outcome (from the `runStep.done` event) in `last`, appends the step to
        * the run record and makes its outputs (and, when read later, its request and response)

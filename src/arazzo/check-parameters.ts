@@ -7,6 +7,8 @@ import { childPointer } from './read-fields.js';
 import { didYouMean } from './suggest.js';
 
 const LOCATIONS = ['path', 'query', 'header', 'cookie'];
+/** Arazzo 1.1 adds `querystring`: the whole query string as one value. */
+const LOCATIONS_1_1 = [...LOCATIONS, 'querystring'];
 const REFERENCE = /^\$components\.parameters\.([^.\s]+)$/;
 
 /**
@@ -21,18 +23,19 @@ export function checkParameters(parameters: ReadonlyArray<Parameter | Reference>
       if (parameter.value !== undefined) checkTemplate(parameter.value, childPointer(parameter.pointer, 'value'), scope, report, true);
       continue;
     }
-    checkLocation(parameter, requireIn, report);
+    checkLocation(parameter, requireIn, report, scope.profile.sendsQuerystring ? LOCATIONS_1_1 : LOCATIONS);
     if (parameter.value !== undefined) checkTemplate(parameter.value, childPointer(parameter.pointer, 'value'), scope, report, true);
   }
 }
 
-/** Reports an `in` that is not path, query, header or cookie (or is missing where required). */
-export function checkLocation(parameter: Parameter, requireIn: boolean, report: Report): void {
+/** Reports an `in` that is not one of `locations` (path, query, header or cookie; 1.1 adds querystring), or is missing where required. */
+export function checkLocation(parameter: Parameter, requireIn: boolean, report: Report, locations: readonly string[] = LOCATIONS): void {
   const name = parameter.name ?? '';
+  const listed = `${locations.slice(0, -1).join(', ')} or ${locations[locations.length - 1]}`;
   if (parameter.in === undefined) {
-    if (requireIn) report.error('MISSING_FIELD', parameter.pointer, `parameter "${name}" has no "in"; a parameter of an operation needs in: path, query, header or cookie`);
-  } else if (!LOCATIONS.includes(parameter.in)) {
-    report.error('INVALID_PARAMETER_LOCATION', childPointer(parameter.pointer, 'in'), `parameter "${name}" has in: "${parameter.in}"; use path, query, header or cookie${didYouMean(parameter.in, LOCATIONS)}`);
+    if (requireIn) report.error('MISSING_FIELD', parameter.pointer, `parameter "${name}" has no "in"; a parameter of an operation needs in: ${listed}`);
+  } else if (!locations.includes(parameter.in)) {
+    report.error('INVALID_PARAMETER_LOCATION', childPointer(parameter.pointer, 'in'), `parameter "${name}" has in: "${parameter.in}"; use ${listed}${didYouMean(parameter.in, locations)}`);
   }
 }
 

@@ -31,7 +31,7 @@ const BIND = /^([^=]+)=(.+)$/s;
 /**
  * The `--tool-bind <source>=<api>` flags as a map from source name to API name. Throws
  * CommandUsageError (exit 2) for a flag without `=` or with an empty side, and for a source bound
- * to two different APIs. Whether the run's profile binds at all is refuseBinds' question, asked
+ * to two different APIs. Whether the run's profile binds at all is refuseBinds' question (gate-document.ts), asked
  * once the profile is known (an Arazzo 1.1 document chooses its own).
  */
 export function parseBindFlags(values: readonly string[]): ReadonlyMap<string, string> {
@@ -48,7 +48,3 @@ export function parseBindFlags(values: readonly string[]): ReadonlyMap<string, s
   return binds;
 }
 
-/** A profile that does not bind refuses any `--tool-bind` flag in its own words (CommandUsageError, exit 2). */
-export function refuseBinds(binds: ReadonlyMap<string, string> | undefined, profile: RunnerProfile): void {
-  if (binds !== undefined && binds.size > 0 && !profile.allowsBind) throw new CommandUsageError(profile.refusals.bind.message, profile.refusals.bind.hint);
-}

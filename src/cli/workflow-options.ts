@@ -7,7 +7,9 @@ import * as t from 'typanion';
 import { parseRefHosts } from './allow-ref-hosts.js';
 import { parseCount, resolveInputs } from './input-flags.js';
 import { ProjectSettingsError, silencer, type ProjectSettings } from './project-settings.js';
-import { parseBindFlags, refuseBinds, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
+import type { RunnerProfile } from '../arazzo/runner-profile.js';
+import { refuseBinds } from '../plan/gate-document.js';
+import { parseBindFlags, resolveRunner, RUNNER_FLAG_DESCRIPTION } from './runner-flag.js';
 
 export const workflowRunOptions = {
   inputEnv: () => Option.Array('--input-env', [], { description: 'An input read from an environment variable, as name=VAR (repeatable); never printed' }),
@@ -91,7 +93,7 @@ export async function resolveSharedRunFlags(flags: SharedRunFlags, context: { en
     profile,
     runnerFrom,
     // Read again when the document chooses a profile that types inputs (an Arazzo 1.1 document under the default runner).
-    inputFlags,
+    retypeInputs: (chosen: RunnerProfile) => resolveInputs(inputFlags, context.env, context.cwd, chosen),
     binds,
   };
 }

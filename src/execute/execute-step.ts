@@ -25,6 +25,8 @@ import { evaluateOutputs } from '../plan/output-values.js';
 import type { StepReporter } from '../observe/reporter.js';
 import { workflowsIn } from '../plan/workflows-view.js';
 import { codeSpan } from '../output/code-span.js';
+import { encodeFormValue } from '../openapi/query-string.js';
+import { startStepTimeout, timeoutReason } from './step-timeout.js';
 
 export interface StepExecutorDeps {
   programs: StepProgram[];
@@ -93,17 +95,20 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     }
 
     let response: HttpResponse;
+    const limit = program.timeoutMs === undefined ? undefined : startStepTimeout(signal, program.timeoutMs);
     try {
-      response = await deps.pipeline.send(request, { signal, onRetry: (retry) => deps.reporter.transportRetry(shown, retry) });
+      response = await deps.pipeline.send(request, { signal: limit?.signal ?? signal, onRetry: (retry) => deps.reporter.transportRetry(shown, retry) });
     } catch (error) {
       // A transport error, or the bound API's credentials cannot be applied (not logged in, an unset
       // token variable): the step fails with that message and its fix, not as an internal error.
       if (!(error instanceof TransportError) && !(error instanceof ToolError)) throw error;
-      const reason = error instanceof ToolError && error.hint ? `${error.message} (${error.hint})` : error.message;
+      const reason = limit?.expired() ? timeoutReason(program.timeoutMs!) : error instanceof ToolError && error.hint ? `${error.message} (${error.hint})` : error.message;
       deps.reporter.stepDone(shown, request, undefined, false, reason);
       if (deps.verbose) deps.reporter.exchange(shown, { request, ok: false });
       deps.onExchange?.(shown, { request, ok: false });
       return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason, data: { request: requestData } };
+    } finally {
+      limit?.clear();
     }
 
     const responseData: ResponseData = { statusCode: response.status, headers: response.headers, body: response.body };
@@ -167,7 +172,7 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
       continue;
     }
     try {
-      parameters.push({ name: p.name, in: p.in, value: renderPart(p.value, ctx, mode, parameterPart, p) });
+      parameters.push({ name: p.name, in: p.in, value: renderPart(p.value, ctx, p.in === 'querystring' ? querystringMode(p.value, mode) : mode, parameterPart, p) });
     } catch (error) {
       if (!(error instanceof UnresolvedPartError)) throw error;
       // A parameter the operation does not require is left out when its value resolves to nothing.
@@ -214,6 +219,13 @@ function renderPart<T>(template: Template, ctx: ExpressionContext, mode: RenderO
     const at = error.pointer ? ` at ${error.pointer}` : '';
     throw new UnresolvedPartError(`${part(subject)}${at}: ${error.expression} resolved to nothing`, error.expression);
   }
+}
+
+/** A querystring's form text (`a={$x}`) percent-encodes the values embedded in it; its JSON form embeds them as written. */
+function querystringMode(value: Template, mode: RenderOptions): RenderOptions {
+  const first = value.kind === 'interpolation' ? value.parts[0] : value.kind === 'literal' ? value.value : undefined;
+  const json = typeof first === 'string' && /^\s*[{[]/.test(first);
+  return json ? mode : { ...mode, embed: encodeFormValue };
 }
 
 // Named only when rendering fails: a message per parameter per step went unread otherwise.

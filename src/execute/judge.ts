@@ -5,6 +5,8 @@ import { evaluateCriteria, type CriteriaMiss } from '../plan/evaluate-criteria.j
 import { evaluateWorkflowOutputs, type CompiledOutputs } from '../plan/output-values.js';
 import { workflowsIn } from '../plan/workflows-view.js';
 import { codeSpan } from '../output/code-span.js';
+import { renderTemplate } from '../expressions/render-template.js';
+import { UnresolvedExpressionError } from '../expressions/errors.js';
 
 /** The expression context of the step being judged: workflow inputs, earlier steps, and this step's request and response. */
 export function expressionContext(context: WorkflowContext, scope?: DocumentScope, last: StepOutcome | undefined = context.last): ExpressionContext {
@@ -49,6 +51,21 @@ export function createActionJudge(programs: readonly StepProgram[], workflowOutp
     criteriaError(criteriaId, context, outcome) {
       const miss = judge(criteriaId, context, outcome);
       return miss?.error === undefined ? undefined : `${codeSpan(miss.criterion.source)}: ${miss.error}`;
+    },
+    actionInputs(inputsId, context, outcome) {
+      const program = programs[context.current];
+      const parameters = program?.actionInputs?.[inputsId] ?? [];
+      const ctx = expressionContext(context, program?.scope, outcome ?? context.last);
+      const inputs: Record<string, unknown> = {};
+      for (const { name, value } of parameters) {
+        try {
+          // defineProperty: an input named "__proto__" is data.
+          Object.defineProperty(inputs, name, { value: renderTemplate(value, ctx), enumerable: true, writable: true, configurable: true });
+        } catch (error) {
+          if (!(error instanceof UnresolvedExpressionError)) throw error;
+        }
+      }
+      return inputs;
     },
     workflowOutputs(context) {
       const scope = programs[0]?.scope;

@@ -16,6 +16,8 @@ export interface RenderOptions {
    */
   leaveOut?: (expression: Expression) => boolean;
   leftOut?: (pointer: string, source: string) => void;
+  /** Encodes the text of each value embedded in a longer string (`a={$x}`): a querystring's form text percent-encodes them. */
+  embed?: (text: string) => string;
 }
 
 function resolve(expression: Expression, raw: string, pointer: string, ctx: ExpressionContext, keep: boolean): unknown {
@@ -48,7 +50,8 @@ function render(t: Template, ctx: ExpressionContext, keep: boolean, opts: Render
           continue;
         }
         const value = resolve(part.expression, part.raw, t.pointer, ctx, keep);
-        out += typeof value === 'string' ? value : stringifyJson(value);
+        const text = typeof value === 'string' ? value : (stringifyJson(value) ?? '');
+        out += opts.embed === undefined || value === part.raw ? text : opts.embed(text);
       }
       return out;
     }

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../expressions/stringify-json.js';
 import type { HttpRequest } from '../http/types.js';
 import { buildRequestBody } from './build-request-body.js';
+import { queryStringOf } from './query-string.js';
 import { RequestBuildError } from './errors.js';
 import { serializeCookie, serializeHeader, serializePath, serializeQuery } from './serialize-parameter.js';
 import type { Operation, ParameterLocation, ParameterSpec } from './types.js';
@@ -35,7 +36,14 @@ export function buildRequest(op: Operation, input: RequestInput): HttpRequest {
   const query: string[] = [];
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
+  let querystring: string | undefined;
   for (const parameter of input.parameters) {
+    // Arazzo 1.1: the whole query string as one value (query-string.ts).
+    if (parameter.in === 'querystring') {
+      if (querystring !== undefined) throw new RequestBuildError('QUERYSTRING_CONFLICT', `operation "${op.operationId}": two querystring parameters ("${parameter.name}" and another); a request has one query string`);
+      querystring = queryStringOf(parameter.value);
+      continue;
+    }
     const where = locationOf(op, parameter);
     const spec = findSpec(op.parameters, parameter.name, where);
     const value = spec?.contentType === undefined ? parameter.value : contentText(parameter.value);
@@ -54,6 +62,10 @@ export function buildRequest(op: Operation, input: RequestInput): HttpRequest {
         break;
     }
   }
+  if (querystring !== undefined && query.length > 0) {
+    throw new RequestBuildError('QUERYSTRING_CONFLICT', `operation "${op.operationId}": a querystring parameter sets the whole query string, and query parameters are given too; use one or the other`);
+  }
+  if (querystring !== undefined && querystring !== '') query.push(querystring);
   const request: HttpRequest = { method: op.method, url: joinUrl(input.baseUrl, renderPath(op, pathValues), query), headers };
   if (cookies.length > 0) {
     const existing = takeHeader(headers, 'cookie');

@@ -38,7 +38,8 @@ export type RequestBuildErrorCode =
   | 'UNKNOWN_PARAMETER_LOCATION'
   | 'UNSUPPORTED_CONTENT_TYPE'
   | 'NO_SERVER_URL'
-  | 'BAD_BODY';
+  | 'BAD_BODY'
+  | 'QUERYSTRING_CONFLICT';
 
 /** Thrown when a step's parameters or body cannot be turned into an HTTP request. */
 export class RequestBuildError extends Error {

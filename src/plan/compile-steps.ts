@@ -13,6 +13,8 @@ import { operationAtPath } from './operation-at-path.js';
 import type { WorkflowKeys } from './workflows-view.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { StepCriteria } from './plan-workflow.js';
+import { resolveParameter } from './resolve-parameter.js';
+import { StepPreparationError } from './step-preparation-error.js';
 
 /** Everything a step needs at run time, prepared once before the first request (prepare-workflow.ts). */
 export interface StepProgram extends StepCriteria {
@@ -36,6 +38,8 @@ export interface StepProgram extends StepCriteria {
   callInputs?: (inputs: Record<string, unknown>) => { inputs: Record<string, unknown> } | { reason: string };
   /** What `$sourceDescriptions.…` and `$components.…` resolve to; one object shared by every step of the workflow. */
   scope?: DocumentScope;
+  /** Arazzo 1.1 `timeout`: the step's request (transport retries included) is aborted after this many milliseconds, and the step fails. */
+  timeoutMs?: number;
   /** Inputs the workflow's schema declares and does not require (v2; optional-inputs.ts): a request part that is one of them, not given, is left out. */
   optionalInputs?: ReadonlySet<string>;
 }
@@ -47,13 +51,7 @@ export interface StepProgram extends StepCriteria {
  */
 export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions' | 'components'>> & { workflowKeys?: WorkflowKeys };
 
-/** Thrown before any request when a step cannot be prepared: unknown operation, no server URL, bad parameter reference. */
-export class StepPreparationError extends ToolError {
-  constructor(code: 'UNKNOWN_OPERATION' | 'AMBIGUOUS_OPERATION' | 'NO_SERVER_URL' | 'BAD_PARAMETER', message: string, hint?: string) {
-    super(code, message, hint);
-    this.name = 'StepPreparationError';
-  }
-}
+export { StepPreparationError } from './step-preparation-error.js';
 
 const QUALIFIED = /^\$sourceDescriptions\.([^.]+)\.(.+)$/;
 
@@ -94,14 +92,6 @@ export function findOperation(step: Step, sources: BoundSource[]): { operation: 
   return matches[0]!;
 }
 
-function resolveParameter(doc: ArazzoDocument, entry: Parameter | Reference, stepId: string): Parameter {
-  if (!isReference(entry)) return entry;
-  const match = /^\$components\.parameters\.([A-Za-z0-9_.-]+)$/.exec(entry.reference);
-  const parameters = doc.components?.parameters;
-  const found = match && parameters && Object.hasOwn(parameters, match[1]!) ? parameters[match[1]!] : undefined;
-  if (!found) throw new StepPreparationError('BAD_PARAMETER', `step "${stepId}": parameter reference "${entry.reference}" does not name a component parameter`);
-  return entry.value === undefined ? found : { ...found, value: entry.value };
-}
 
 /**
  * Compiles what a step sends and keeps into `program`: its operation found among the bound
@@ -132,7 +122,7 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
   const own = step.parameters.map((p) => resolveParameter(doc, p, stepId));
   const inherited = workflow.parameters
     .map((p) => resolveParameter(doc, p, stepId))
-    .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie') && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
+    .filter((w) => (declaredSpec(operation, w) !== undefined || w.in === 'header' || w.in === 'cookie' || (w.in === 'querystring' && !own.some(setsQuery))) && !own.some((p) => p.name === w.name && (p.in ?? '') === (w.in ?? '')));
   // The inherited parameters first, then the step's own; by index (this runs unoptimised for a
   // document's first steps, where each iterator step is an object).
   const local: TemplateWarning[] = [];
@@ -154,6 +144,12 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
     }
   }
   program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
+  if (profile.runsStepTimeouts && step.timeout !== undefined) program.timeoutMs = step.timeout;
+}
+
+/** A parameter that sets the query: a workflow's `querystring` does not reach a step that sets its own. */
+function setsQuery(parameter: { in?: string | undefined }): boolean {
+  return parameter.in === 'query' || parameter.in === 'querystring';
 }
 
 /**

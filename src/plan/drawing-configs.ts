@@ -10,6 +10,9 @@ const NEVER_JUDGES: Judge = {
   criteriaError: () => {
     throw new Error('graphs do not evaluate criteria');
   },
+  actionInputs: () => {
+    throw new Error('graphs do not evaluate action parameters');
+  },
   workflowOutputs: () => {
     throw new Error('graphs do not evaluate outputs');
   },

@@ -127,3 +127,8 @@ export function refuseDependencies(doc: LoadedDocument, workflow: Workflow, prof
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A profile that does not bind refuses any `--tool-bind` flag in its own words (CommandUsageError, exit 2). */
+export function refuseBinds(binds: ReadonlyMap<string, string> | undefined, profile: RunnerProfile): void {
+  if (binds !== undefined && binds.size > 0 && !profile.allowsBind) throw new CommandUsageError(profile.refusals.bind.message, profile.refusals.bind.hint);
+}

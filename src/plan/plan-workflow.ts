@@ -6,6 +6,12 @@ import { sourceWorkflow } from '../arazzo/workflow-references.js';
 import { ToolError } from '../errors/tool-error.js';
 import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaOptions, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
 import { codeSpan } from '../output/code-span.js';
+import { compileTemplate } from '../expressions/compile-template.js';
+import type { Template } from '../expressions/template-ast.js';
+import { resolveParameter } from './resolve-parameter.js';
+
+/** The inputs an action's `parameters` pass to its workflow (Arazzo 1.1): name and value template. */
+export type ActionInputs = ReadonlyArray<{ name: string; value: Template }>;
 
 /** Thrown when a workflow cannot be turned into a plan: a bad reference, goto target or condition, a retry in a success chain. */
 export class PlanError extends ToolError {
@@ -29,6 +35,8 @@ export interface StepCriteria {
   skippedNote?: string;
   /** The criteria of the step's actions, indexed by ActionPlan.criteriaId. */
   actionCriteria: CriteriaSet[];
+  /** Arazzo 1.1: the `parameters` of the step's actions that pass inputs to a workflow, indexed by ActionPlan.inputsId. */
+  actionInputs?: ActionInputs[];
 }
 
 /** Step ids to indexes (the first step of an id wins), for goto targets. */
@@ -91,7 +99,7 @@ export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, in
   const stepId = step.stepId ?? '';
   const profile = options.profile;
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {
-    const plan = (entry: ActionOrReference) => planAction(doc, workflow, stepId, resolveReference(doc, entry, side), side, index, criteria.actionCriteria, options, keyOf);
+    const plan = (entry: ActionOrReference) => planAction(doc, workflow, stepId, resolveReference(doc, entry, side), side, index, criteria, options, keyOf);
     if (profile.mergesChains) return mergedChain(doc, own, inherited, side, plan);
     // Presence rules: absent -> the workflow's chain; [] -> opt out; non-empty -> the step's chain wins.
     if (own !== undefined) return [own.map(plan), own.length > 0 ? 'step' : 'none'];
@@ -159,7 +167,8 @@ function actionName(doc: ArazzoDocument, entry: ActionOrReference, side: Side): 
   }
 }
 
-function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, actionCriteria: CriteriaSet[], options: CriteriaOptions, keyOf: WorkflowKeyOf): ActionPlan {
+function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, action: Action, side: Side, index: StepIndex, stepCriteria: StepCriteria, options: CriteriaOptions, keyOf: WorkflowKeyOf): ActionPlan {
+  const actionCriteria = stepCriteria.actionCriteria;
   const name = action.name ?? '(unnamed)';
   const type = action.type ?? '';
   const plan: ActionPlan = {
@@ -185,7 +194,15 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
   if (type === 'replay') plan.fails ??= refused(profile.refusals.replay(name));
   else if (type !== 'end' && type !== 'goto' && type !== 'retry') plan.fails ??= refused(`action "${name}": unknown action type "${type}"`);
   const target = profile.runsNestedWorkflows && action.workflowId !== undefined ? keyOf(action.workflowId) : undefined;
-  if (target !== undefined && (type === 'goto' || type === 'retry')) plan.workflow = target;
+  if (target !== undefined && (type === 'goto' || type === 'retry')) {
+    plan.workflow = target;
+    // Arazzo 1.1: the action's parameters are inputs of the workflow it runs.
+    if (profile.passesActionParameters && action.parameters.length > 0) {
+      const inputs = (stepCriteria.actionInputs ??= []);
+      plan.inputsId = inputs.length;
+      inputs.push(compileActionInputs(doc, action, stepId));
+    }
+  }
   if (type === 'goto' && action.workflowId !== undefined) {
     if (target === undefined) plan.fails ??= refused(profile.refusals.workflowGoto(name, action.workflowId));
   } else if (type === 'goto') {
@@ -209,6 +226,14 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
   if (criteria.length > 0) plan.criteriaText = criteria.map((c) => c.source);
   plan.label = actionLabel(side, plan, type, action.stepId, criteria);
   return plan;
+}
+
+/** An action's parameters as inputs: name and value template (a `$components.parameters` reference resolved; `in` is a validation error, ignored here). */
+function compileActionInputs(doc: ArazzoDocument, action: Action, stepId: string): ActionInputs {
+  return action.parameters.map((entry) => {
+    const parameter = resolveParameter(doc, entry, stepId);
+    return { name: parameter.name ?? '', value: compileTemplate(parameter.value) };
+  });
 }
 
 function resolveReference(doc: ArazzoDocument, entry: ActionOrReference, side: Side): Action {

@@ -68,7 +68,7 @@ export function prepareWorkflow(
 /** One frozen empty list for every empty list a plan or program keeps for the whole run (most steps have no actions, skipped or action criteria). */
 const NONE = Object.freeze([]) as unknown as never[];
 
-const LISTS = ['onSuccess', 'onFailure', 'skippedCriteria', 'actionCriteria', 'parameters', 'successCriteria'] as const;
+const LISTS = ['onSuccess', 'onFailure', 'skippedCriteria', 'actionCriteria', 'actionInputs', 'parameters', 'successCriteria'] as const;
 
 /**
  * `value` with its lists (those of LISTS it has) made as small as they can be: an empty one is the

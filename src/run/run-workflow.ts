@@ -44,8 +44,7 @@ import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
 import type { ChecksMode } from '../execute/check-response.js';
-import type { InputFlags } from '../cli/input-flags.js';
-import { refuseBinds } from '../cli/runner-flag.js';
+import { refuseBinds } from '../plan/gate-document.js';
 
 export interface RunOptions {
   file: string;
@@ -85,8 +84,8 @@ export interface RunOptions {
   profile?: RunnerProfile;
   /** Where the profile was asked for by name (`--tool-runner`, `TOOL_RUNNER`, tool.config.yaml); undefined for the default. */
   runnerFrom?: string | undefined;
-  /** The input flags as given: read again when the document's profile types inputs and the requested one did not. */
-  inputFlags?: InputFlags;
+  /** The inputs as a profile reads the flags: called when the document's profile types inputs (`k:=json`) and the one asked for did not. */
+  retypeInputs?: (profile: RunnerProfile) => Promise<{ inputs: Record<string, unknown>; strings: readonly string[] }>;
   /** --tool-bind (v2): source name to the registered API it is bound to, before x-tool-api and name match. */
   binds?: ReadonlyMap<string, string>;
   /** --tool-max-depth (v2): how deep nested workflow calls may go (default 32). */
@@ -315,7 +314,7 @@ async function compileRun(
   if (workflow.workflowId !== undefined) selected.workflowId = workflow.workflowId;
   refuseBinds(opts.binds, profile);
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
-  const given = profile.typesInputs ? await typedInputs(opts, profile, io) : undefined;
+  const given = profile.typesInputs ? await typedInputs(opts, profile) : undefined;
   const inputs = given ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, given.inputs, { strings: new Set(given.strings), secrets: opts.secretInputs ?? [] }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds, sends: deps.recorded !== true });
@@ -337,9 +336,9 @@ async function compileRun(
 }
 
 /** The run's inputs as a profile that types them reads the flags (`k:=json`): read again when the profile asked for did not. */
-async function typedInputs(opts: RunOptions, profile: RunnerProfile, io: RunIO): Promise<{ inputs: Record<string, unknown>; strings: readonly string[] }> {
-  if (opts.inputFlags === undefined || (opts.profile ?? DEFAULT_PROFILE).typesInputs) return { inputs: opts.inputs, strings: opts.stringInputs ?? [] };
-  return (await import('../cli/input-flags.js')).resolveInputs(opts.inputFlags, io.env, io.cwd, profile);
+async function typedInputs(opts: RunOptions, profile: RunnerProfile): Promise<{ inputs: Record<string, unknown>; strings: readonly string[] }> {
+  if (opts.retypeInputs === undefined || (opts.profile ?? DEFAULT_PROFILE).typesInputs) return { inputs: opts.inputs, strings: opts.stringInputs ?? [] };
+  return opts.retypeInputs(profile);
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */

@@ -83,9 +83,11 @@ export async function runWorkflows(prepared: PreparedRun, machines: ReadonlyMap<
    * when it failed or was interrupted (then `failure` or `interrupted` say so).
    */
   const runChain = async (key: string, records: StepRecord[], transfers: Transfer[]): Promise<WorkflowContext | undefined> => {
+    // A transfer's target runs with the run's inputs, and its action's parameters over them (Arazzo 1.1).
+    let inputs = options.inputs;
     for (;;) {
       if (!(await runDependencies(key))) return undefined;
-      const ran = await runMachine(machines.get(key)!, { inputs: options.inputs, maxSteps: options.maxSteps, run }, options.signal, options.inspect, options.clock);
+      const ran = await runMachine(machines.get(key)!, { inputs, maxSteps: options.maxSteps, run }, options.signal, options.inspect, options.clock);
       const context = (last = ran.context);
       run.workflows[context.key] = { inputs: context.inputs, outputs: context.failure ? {} : context.outputs };
       records.push(...context.records);
@@ -103,6 +105,7 @@ export async function runWorkflows(prepared: PreparedRun, machines: ReadonlyMap<
       }
       transfers.push({ from: context.workflowId, stepId: context.transfer.stepId, to: context.transfer.to });
       key = context.transfer.to;
+      inputs = context.transfer.inputs ? { ...options.inputs, ...context.transfer.inputs } : options.inputs;
     }
   };
 

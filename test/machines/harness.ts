@@ -25,6 +25,7 @@ export function judgeOf(criteria: Array<(status: number) => boolean>, outputs: (
   return {
     criteriaHold: (id, ctx, outcome) => criteria[id]!((outcome ?? ctx.last)?.statusCode ?? 0),
     criteriaError: () => undefined,
+    actionInputs: () => ({}),
     workflowOutputs: outputs,
   };
 }
