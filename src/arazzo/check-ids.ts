@@ -1,7 +1,7 @@
 /** Uniqueness of workflow ids, step ids and source names; workflow and source cross-references. */
 import type { Report } from './finding.js';
 import type { ArazzoDocument } from './model.js';
-import type { RunnerProfile } from './runner-profile.js';
+import { readsAs11, type RunnerProfile } from './runner-profile.js';
 import { childPointer } from './read-fields.js';
 import { didYouMean } from './suggest.js';
 
@@ -15,8 +15,10 @@ export function checkIds(doc: ArazzoDocument, report: Report, profile: RunnerPro
     }
     if (source.type === 'arazzo') {
       if (!profile.runsNestedWorkflows) report.warning('UNSUPPORTED_SOURCE_TYPE', childPointer(source.pointer, 'type'), profile.findings.arazzoSource(source.name ?? ''));
+    } else if (source.type === 'asyncapi' && readsAs11(profile, doc.arazzo)) {
+      // Arazzo 1.1's third type: check-arazzo-1-1.ts says what this version runs of it.
     } else if (source.type !== undefined && source.type !== 'openapi') {
-      report.error('INVALID_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source type "${source.type}" is not "openapi" or "arazzo"`);
+      report.error('INVALID_SOURCE_TYPE', childPointer(source.pointer, 'type'), `source type "${source.type}" is not "openapi" or "arazzo"${readsAs11(profile, doc.arazzo) ? ' or "asyncapi"' : ''}`);
     }
   }
 

@@ -2,6 +2,7 @@
 import type { Expression } from '../expressions/ast.js';
 import { canRevisit, type ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
+import { readsAs11 } from './runner-profile.js';
 import { didYouMean } from './suggest.js';
 
 /** Reports references to unknown or later steps, undeclared outputs, unknown sources/components/workflows, and `$response` before the request. */
@@ -67,6 +68,11 @@ function checkStepReference(expr: Expression, stepId: string, output: string | u
   if (index >= scope.stepIndex && canRevisit(scope.jumps, scope.stepIndex, index)) return;
   if (index === scope.stepIndex) {
     report.warning('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to its own step "${stepId}", which has not finished yet; use $response… or $statusCode for the current step`);
+  } else if (index > scope.stepIndex && readsAs11(scope.profile, scope.doc.arazzo)) {
+    // Arazzo 1.1: with step dependsOn, output references order the steps (step-order.ts); without, a later step's outputs are an error, as the text recommends.
+    if (!workflow.steps.some((step) => step.dependsOn.length > 0)) {
+      report.error('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to step "${stepId}", which comes later in the workflow; Arazzo 1.1 runs steps in order when no step has dependsOn: move the step, or declare dependsOn`);
+    }
   } else if (index > scope.stepIndex) {
     report.warning('FORWARD_STEP_REFERENCE', pointer, `${expr.source} refers to step "${stepId}", which comes later in the workflow and will not have run yet (unless a goto jumps back)`);
   }

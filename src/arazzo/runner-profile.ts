@@ -265,3 +265,8 @@ export function documentProfile(requested: RunnerProfile, version: unknown, from
   }
   return { profile: ARAZZO_1_1_PROFILE };
 }
+
+/** Whether a document is read with Arazzo 1.1's fields and rules: a 1.1.x document under a profile of the 1.1 feature set (a 1.0.x source it reads keeps 1.0's). */
+export function readsAs11(profile: RunnerProfile, version: string | undefined): boolean {
+  return profile.featureSet === '1.1' && version !== undefined && ARAZZO_1_1.test(version);
+}

@@ -8,7 +8,7 @@ import { checkComponents, checkWorkflows } from './check-workflows.js';
 import { locateFindings, Report, sortFindings, type Finding } from './finding.js';
 import type { LoadedDocument } from './model.js';
 import { ParseMemo } from './parse-memo.js';
-import { DEFAULT_PROFILE, type RunnerProfile } from './runner-profile.js';
+import { DEFAULT_PROFILE, readsAs11, type RunnerProfile } from './runner-profile.js';
 
 export interface ValidateOptions {
   /** operationIds of a source description (its url as written), or undefined to skip it; without it operationIds are not checked. */
@@ -35,6 +35,7 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   checkWorkflows(doc.model, rawAt, parsed, report, profile);
   checkComponents(doc.model, rawAt, parsed, report, profile);
   await checkOperations(doc.model, options.loadOperations, report);
+  if (readsAs11(profile, doc.model.arazzo)) (await import('./check-arazzo-1-1.js')).checkArazzo11(doc.model, rawAt, report, profile);
   if (profile.checksRunConstructs) {
     await (await import('./check-v2.js')).checkForV2(doc.model, report);
     (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report, profile);

@@ -10,6 +10,7 @@ import { openDocumentStore } from '../cache/document-store.js';
 import type { Style } from '../output/style.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
+import { orderStepsByDependencies } from './step-order.js';
 
 /**
  * What validation reads beside the document: the loaders of its source descriptions (`run` reads
@@ -125,6 +126,7 @@ export async function prepareDocument<U extends PrepareStage, D extends Descript
   const gate = options.findings;
   const valid = typeof gate === 'function' ? gate(findings, doc, profile) : reportFindings(findings, doc, gate.stderr, gate.style, gate.consequence, gate.showWarnings, workflowId, gate.validateFlags);
   if (!valid) return { valid: false, doc, profile, findings };
+  orderStepsByDependencies(doc.model, profile);
   const checked: CheckedDocument<D> = { valid: true, doc, profile, findings, descriptions };
   if (options.upTo === 'findings') return checked as Stages<D>[U];
 

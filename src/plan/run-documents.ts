@@ -15,6 +15,7 @@ import type { LoadedDocument, SourceDescription, Workflow } from '../arazzo/mode
 import { ArazzoLoadError } from '../arazzo/errors.js';
 import { parseDocumentText } from '../arazzo/parse-document-text.js';
 import { validateDocument } from '../arazzo/validate-document.js';
+import { orderStepsByDependencies } from './step-order.js';
 import { sourceWorkflow, unknownSourceWorkflowMessage, workflowReferences, type WorkflowReference } from '../arazzo/workflow-references.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { TemplateWarning } from '../expressions/template-ast.js';
@@ -140,6 +141,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     deps.printFindings(shownFindings, file);
     const errors = shownFindings.filter((f) => f.severity === 'error').length;
     if (errors > 0) throw new ArazzoSourceInvalidError(file, errors, root.criteria.profile, ` (Arazzo source "${source.name ?? ''}" of ${from.loaded.file})`);
+    orderStepsByDependencies(loaded.model, root.criteria.profile);
     const prefix = `${from.prefix}${source.name ?? ''}.`;
     const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription, { binds: deps.binds, included: { prefix }, ...(deps.sends === false ? { sends: false } : {}) });
     opened.set(prefix, sources.map((bound) => bound.name));

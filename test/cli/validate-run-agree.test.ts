@@ -123,6 +123,13 @@ const TABLE: Row[] = [
   ['RESPONSE_NOT_AVAILABLE', 'error', doc({ steps: '      - { stepId: a, operationId: listItems, parameters: [{ name: q, in: query, value: $statusCode }] }' })],
   ['UNKNOWN_STEP', 'error', doc({ main: '    outputs: { x: $steps.zz.outputs.y }\n' })],
   ['UNKNOWN_STEP_OUTPUT', 'error', doc({ main: '    outputs: { x: $steps.a.outputs.nope }\n' })],
+  ['EMPTY_SUCCESS_CRITERIA', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, successCriteria: [] }' })],
+  ['INVALID_TIMEOUT', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, timeout: 0 }' })],
+  ['QUERYSTRING_CONFLICT', 'error', doc({ arazzo: '1.1.0', steps: "      - { stepId: a, operationId: listItems, parameters: [{ name: q, in: query, value: x }, { name: all, in: querystring, value: 'q=y' }] }" })],
+  ['ACTION_PARAMETERS_WITHOUT_WORKFLOW', 'error', doc({ arazzo: '1.1.0', steps: '      - stepId: a\n        operationId: getA\n        onFailure:\n          - { name: stop, type: end, parameters: [{ name: n, value: 1 }] }' })],
+  ['ACTION_PARAMETER_IN', 'error', doc({ arazzo: '1.1.0', steps: '      - stepId: a\n        operationId: getA\n        onFailure:\n          - { name: go, type: goto, workflowId: other, parameters: [{ name: n, in: query, value: 1 }] }', more: OTHER })],
+  ['STEP_DEPENDS_ON_CYCLE', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, dependsOn: [a] }' })],
+  ['UNSUPPORTED_1_1', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, action: send }' })],
   [
     'FORWARD_STEP_REFERENCE',
     'warning',
@@ -134,7 +141,7 @@ const TABLE: Row[] = [
 function documentedCodes(): string[] {
   const text = readFileSync(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8');
   const table = text.slice(text.indexOf('### Finding codes'));
-  return [...table.matchAll(/^\| `([A-Z_]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+  return [...table.matchAll(/^\| `([A-Z0-9_]+)` \| (error|warning) \|/gm)].map((m) => `${m[1]} ${m[2]}`);
 }
 
 async function validateJson(file: string): Promise<{ code: number; findings: Finding[] }> {

@@ -1,0 +1,156 @@
+/**
+ * Arazzo 1.1's own rules, for a 1.1 document: a `successCriteria` that is given holds a criterion,
+ * a step `timeout` is a positive whole number of milliseconds, an action's `parameters` go to the
+ * workflow it runs and have no `in`, one `querystring` per request and never beside `query`
+ * parameters, and a step's `dependsOn` names steps that exist, without a cycle. What 1.1 adds that
+ * this version does not run yet (AsyncAPI sources and their steps, a timeout on a step that runs a
+ * workflow, dependencies on another workflow's steps) is an error that says so: the run would
+ * otherwise do something else than the document says.
+ */
+import type { Report } from './finding.js';
+import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Parameter, type Reference, type Step, type Workflow } from './model.js';
+import { childPointer } from './read-fields.js';
+import type { RunnerProfile } from './runner-profile.js';
+import { didYouMean } from './suggest.js';
+
+/** Checks the 1.1 rules of `doc` (a 1.1.x document read by the 1.1 profile). `rawAt` reads the raw value at a pointer. */
+export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report, profile: RunnerProfile): void {
+  const notYet = profile.notYetText ?? 'not supported';
+  for (const source of doc.sourceDescriptions) {
+    if (source.type === 'asyncapi') {
+      report.error('UNSUPPORTED_1_1', childPointer(source.pointer, 'type'), `source "${source.name ?? ''}" is an AsyncAPI description: steps that send and receive messages are ${notYet}`);
+    }
+  }
+  for (const workflow of doc.workflows) {
+    for (const step of workflow.steps) checkStep(doc, workflow, step, rawAt, report, notYet);
+    checkActions(workflow.successActions, report);
+    checkActions(workflow.failureActions, report);
+    checkStepDependencies(workflow, report);
+  }
+  const components = doc.components;
+  if (components) {
+    for (const action of [...Object.values(components.successActions), ...Object.values(components.failureActions)]) checkActionParameters(action, report);
+  }
+}
+
+function checkStep(doc: ArazzoDocument, workflow: Workflow, step: Step, rawAt: (pointer: string) => unknown, report: Report, notYet: string): void {
+  const label = `step "${step.stepId ?? ''}"`;
+  const criteria = rawAt(childPointer(step.pointer, 'successCriteria'));
+  if (Array.isArray(criteria) && criteria.length === 0) {
+    report.error('EMPTY_SUCCESS_CRITERIA', childPointer(step.pointer, 'successCriteria'), `${label} has an empty successCriteria; Arazzo 1.1 requires at least one criterion when the field is given: add one, or remove the field (a 2xx status then decides)`);
+  }
+  const timeout = rawAt(childPointer(step.pointer, 'timeout'));
+  if (timeout !== undefined && timeout !== null) {
+    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
+      report.error('INVALID_TIMEOUT', childPointer(step.pointer, 'timeout'), `${label} has timeout ${JSON.stringify(timeout)}; it is a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 hours)`);
+    } else if (step.workflowId !== undefined) {
+      report.error('UNSUPPORTED_1_1', childPointer(step.pointer, 'timeout'), `${label} runs workflow "${step.workflowId}" and has a timeout: a timeout on a step that runs a workflow is ${notYet}; put timeouts on the called workflow's steps`);
+    }
+  }
+  for (const field of ['action', 'correlationId', 'channelPath'] as const) {
+    if (step[field] !== undefined) report.error('UNSUPPORTED_1_1', childPointer(step.pointer, field), `${label} has ${field}: AsyncAPI steps (send and receive) are ${notYet}`);
+  }
+  checkQuerystring(doc, workflow, step, label, report);
+  checkActions(step.onSuccess, report);
+  checkActions(step.onFailure, report);
+}
+
+/** 24 hours: a longer step is a mistake in the number. */
+const MAX_TIMEOUT_MS = 86_400_000;
+
+/** One querystring per request, and none beside query parameters (the step's own, or the workflow's it inherits). */
+function checkQuerystring(doc: ArazzoDocument, workflow: Workflow, step: Step, label: string, report: Report): void {
+  const own = step.parameters.map((entry) => resolved(doc, entry)).filter((p): p is Parameter => p !== undefined);
+  const querystrings = own.filter((p) => p.in === 'querystring');
+  const ownQuery = own.some((p) => p.in === 'query');
+  const inherited = querystrings.length === 0 && !ownQuery ? workflow.parameters.map((entry) => resolved(doc, entry)).filter((p): p is Parameter => p?.in === 'querystring') : [];
+  const all = [...querystrings, ...inherited];
+  if (all.length > 1) {
+    report.error('QUERYSTRING_CONFLICT', childPointer(all[1]!.pointer, 'in'), `${label} has ${all.length} querystring parameters; a request has one query string: merge them into one value`);
+  } else if (all.length === 1 && ownQuery) {
+    report.error('QUERYSTRING_CONFLICT', childPointer(all[0]!.pointer, 'in'), `${label} has a querystring parameter and query parameters; the querystring is the whole query string: put the query parameters in it, or use query parameters only`);
+  }
+}
+
+function resolved(doc: ArazzoDocument, entry: Parameter | Reference): Parameter | undefined {
+  if (!isReference(entry)) return entry;
+  const name = /^\$components\.parameters\.(.+)$/.exec(entry.reference)?.[1];
+  const parameters = doc.components?.parameters;
+  return name !== undefined && parameters && Object.hasOwn(parameters, name) ? parameters[name] : undefined;
+}
+
+function checkActions(chain: ActionOrReference[] | undefined, report: Report): void {
+  for (const entry of chain ?? []) if (!isReference(entry)) checkActionParameters(entry, report);
+}
+
+/** An action's parameters are inputs of the workflow a goto or retry runs: no `in`, and a `workflowId` to go to. */
+function checkActionParameters(action: Action, report: Report): void {
+  if (action.parameters.length === 0) return;
+  const label = `action "${action.name ?? ''}"`;
+  if (action.workflowId === undefined || (action.type !== 'goto' && action.type !== 'retry')) {
+    report.error('ACTION_PARAMETERS_WITHOUT_WORKFLOW', childPointer(action.pointer, 'parameters'), `${label} has parameters but runs no workflow; parameters are the inputs of the workflow a goto or retry names with workflowId`);
+    return;
+  }
+  for (const parameter of action.parameters) {
+    if (!isReference(parameter) && parameter.in !== undefined) {
+      report.error('ACTION_PARAMETER_IN', childPointer(parameter.pointer, 'in'), `${label}: parameter "${parameter.name ?? ''}" has in: "${parameter.in}"; an action's parameters are inputs of workflow "${action.workflowId}" and take no "in": remove it`);
+    }
+  }
+}
+
+/** A step's dependsOn names steps of its workflow (other forms are not run yet), not itself, and without a cycle. */
+function checkStepDependencies(workflow: Workflow, report: Report): void {
+  const ids = workflow.steps.flatMap((step) => (step.stepId === undefined ? [] : [step.stepId]));
+  const edges = new Map<string, string[]>();
+  for (const step of workflow.steps) {
+    const names: string[] = [];
+    step.dependsOn.forEach((name, i) => {
+      const at = childPointer(childPointer(step.pointer, 'dependsOn'), String(i));
+      if (name.startsWith('$workflows.') || name.startsWith('$sourceDescriptions.')) {
+        report.error('UNSUPPORTED_1_1', at, `step "${step.stepId ?? ''}" depends on ${name}, a step of another workflow: dependencies on other workflows' steps are not yet supported for Arazzo 1.1 documents in this version; depend on the workflow (workflow dependsOn) instead`);
+      } else if (name === step.stepId) {
+        report.error('STEP_DEPENDS_ON_CYCLE', at, `step "${name}" depends on itself; remove it from its dependsOn`);
+      } else if (!ids.includes(name)) {
+        report.error('UNKNOWN_STEP', at, `step "${step.stepId ?? ''}" depends on step "${name}", which workflow "${workflow.workflowId ?? ''}" does not have${didYouMean(name, ids)}`);
+      } else names.push(name);
+    });
+    if (step.stepId !== undefined) edges.set(step.stepId, names);
+  }
+  const cycle = findCycle(edges);
+  if (cycle) {
+    const first = workflow.steps.find((step) => step.stepId === cycle[0]);
+    report.error('STEP_DEPENDS_ON_CYCLE', childPointer(first?.pointer ?? workflow.pointer, 'dependsOn'), `the steps' dependsOn form a cycle: ${cycle.map((id) => `"${id}"`).join(' -> ')}; no step of it could run first`);
+  }
+}
+
+/** A cycle of the graph (as its ids, the first repeated at the end), or undefined; iterative, so a long chain does not overflow the stack. */
+export function findCycle(edges: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  for (const start of edges.keys()) {
+    if (state.has(start)) continue;
+    const path: string[] = [start];
+    const next: number[] = [0];
+    state.set(start, 'open');
+    while (path.length > 0) {
+      const node = path[path.length - 1]!;
+      const targets = edges.get(node) ?? [];
+      const i = next[next.length - 1]!;
+      if (i >= targets.length) {
+        state.set(node, 'done');
+        path.pop();
+        next.pop();
+        continue;
+      }
+      next[next.length - 1] = i + 1;
+      const target = targets[i]!;
+      const seen = state.get(target);
+      if (seen === 'open') return [...path.slice(path.indexOf(target)), target];
+      if (seen === undefined) {
+        state.set(target, 'open');
+        path.push(target);
+        next.push(0);
+      }
+    }
+  }
+  return undefined;
+}
