@@ -28,6 +28,12 @@ import { DescriptionUnavailableError, type DescriptionLoader } from './descripti
 import type { CriteriaOptions } from './evaluate-criteria.js';
 import { runnerFindings } from './gate-document.js';
 import { sourceTarget } from './source-document-reader.js';
+import { namedIdentity, selfIdentity } from './document-identity.js';
+
+/** A url with a scheme (`https:`, `file:`, `urn:`): one that can name a document by its `$self`. */
+function isAbsoluteUrl(url: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:/i.test(url.trim());
+}
 
 /** One Arazzo document of the run. */
 export interface RunDocument {
@@ -91,7 +97,8 @@ export class ArazzoSourceInvalidError extends ToolError {
     super(
       'ARAZZO_SOURCE_INVALID',
       `${file}${what} is not a valid workflow document (${errors} ${errors === 1 ? 'error' : 'errors'}); nothing was sent`,
-      `Run \`tool arazzo validate ${file} --tool-runner ${profile.name}\` for details.`,
+      // The 1.1 profile is chosen by the document itself: no flag names it.
+      `Run \`tool arazzo validate ${file}${profile.featureSet === '1.1' ? '' : ` --tool-runner ${profile.name}`}\` for details.`,
     );
     this.name = 'ArazzoSourceInvalidError';
   }
@@ -121,6 +128,15 @@ function parseFetchedDocument(text: string, file: string, location: string): Loa
 /** The documents of a run of `root`; sources are opened as references reach them. */
 export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): RunDocuments {
   const byLocation = new Map<string, Promise<RunDocument>>([[root.location, Promise.resolve(root)]]);
+  // Arazzo 1.1: the documents read so far by their `$self` (document-identity.ts).
+  const identities = root.criteria.profile.featureSet === '1.1';
+  const bySelf = new Map<string, RunDocument>();
+  const knowSelf = (document: RunDocument): RunDocument => {
+    const self = identities ? selfIdentity(document.loaded.model.self, document.location) : undefined;
+    if (self !== undefined && !bySelf.has(self)) bySelf.set(self, document);
+    return document;
+  };
+  knowSelf(root);
   const resolved = new Map<Workflow, Promise<Map<string, ResolvedWorkflow>>>();
   const opened = new Map<string, string[]>();
   const shown = (location: string) => (/^https?:\/\//i.test(location) ? redactUrl(location, secretNames(undefined)) : relative(deps.cwd, location) || location);
@@ -151,7 +167,37 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     return { prefix, loaded, location, sources, criteria };
   };
 
-  const open = (from: RunDocument, source: SourceDescription): Promise<RunDocument> => {
+  /**
+   * The document a source names: by identity first (Arazzo 1.1: a url that resolves to a read
+   * document's `$self`), then by location. Before an absolute url is read from where it points,
+   * the run's other local Arazzo sources are read, so that no `$self` is missed.
+   */
+  const open = async (from: RunDocument, source: SourceDescription): Promise<RunDocument> => {
+    const named = identities && source.url !== undefined ? namedIdentity(source.url, from.loaded.model.self, from.location) : undefined;
+    if (named === undefined) return openAt(from, source);
+    const known = bySelf.get(named) ?? (isAbsoluteUrl(source.url!) ? await readLocalSources(named) : undefined);
+    return known ?? openAt(from, source);
+  };
+
+  /** Reads the local Arazzo sources of the documents read so far (and theirs) until one has identity `named`. */
+  const readLocalSources = async (named: string): Promise<RunDocument | undefined> => {
+    const seen = new Set<RunDocument>();
+    for (;;) {
+      const documents = [...new Set(await Promise.all(byLocation.values()))].filter((document) => !seen.has(document));
+      if (documents.length === 0) return undefined;
+      for (const document of documents) {
+        seen.add(document);
+        for (const source of document.loaded.model.sourceDescriptions) {
+          if (source.type !== 'arazzo' || source.url === undefined || isAbsoluteUrl(source.url)) continue;
+          await openAt(document, source);
+          const found = bySelf.get(named);
+          if (found) return found;
+        }
+      }
+    }
+  };
+
+  const openAt = (from: RunDocument, source: SourceDescription): Promise<RunDocument> => {
     let location: string;
     try {
       location = sourceTarget(source.url ?? '', from.location, deps.allowRefHosts).location;
@@ -160,7 +206,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     }
     let pending = byLocation.get(location);
     if (!pending) {
-      pending = load(from, source, location);
+      pending = load(from, source, location).then(knowSelf);
       byLocation.set(location, pending);
     }
     return pending;
