@@ -26,8 +26,13 @@ export type { StepRunner } from './step-runner.js';
  */
 export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: StepRunner, calls?: Record<string, unknown>) {
   const states: Record<string, StateConfig> = {};
-  plan.steps.forEach((step, index) => {
-    states[stepKey(index, step.stepId)] = stepState(plan, step, index);
+  const order = stateOrder(plan);
+  order.forEach((entry, position) => {
+    const step = plan.steps[entry.index]!;
+    const next = order[position + 1];
+    const after = next === undefined ? SUCCEEDED : next.launch ? launchTarget(next.index, plan.steps[next.index]!.stepId) : stepTarget(next.index, plan.steps[next.index]!.stepId);
+    if (entry.launch) states[launchKey(entry.index, step.stepId)] = launchState(step, entry.index, after);
+    else states[stepKey(entry.index, step.stepId)] = stepState(plan, step, entry.index, after);
   });
   // The label keeps Mermaid from drawing the state as its entry action alone.
   states.succeeded = { type: 'final', description: 'succeeded', entry: 'computeOutputs' };
@@ -65,7 +70,7 @@ export function compileWorkflow(plan: WorkflowPlan, judge: Judge, runStep?: Step
       retryDelayMs: 0,
       outputs: {},
     }),
-    initial: plan.steps.length > 0 ? stepKey(0, plan.steps[0]!.stepId) : 'succeeded',
+    initial: order.length === 0 ? 'succeeded' : order[0]!.launch ? launchKey(0, plan.steps[0]!.stepId) : stepKey(order[0]!.index, plan.steps[order[0]!.index]!.stepId),
     states,
   });
 }
@@ -91,17 +96,48 @@ function transfers(plan: WorkflowPlan): boolean {
   return plan.steps.some((step) => [...step.onSuccess, ...step.onFailure].some((action) => action.type === 'goto' && action.workflow !== undefined && !action.fails));
 }
 
-/** Where a step goes when it is done and no action moves it elsewhere. */
-function nextTarget(plan: WorkflowPlan, index: number): string {
-  const next = plan.steps[index + 1];
-  return next ? stepTarget(index + 1, next.stepId) : SUCCEEDED;
+/**
+ * The order of the workflow's states: each step at its place, except an in-flight step (Arazzo
+ * 1.1 async receive), which is launched at its place (`launch`) and has its own state (its join)
+ * just before the first step that depends on it, or at the end. A goto to it goes to its join,
+ * which then runs it there (nothing was launched).
+ */
+function stateOrder(plan: WorkflowPlan): Array<{ index: number; launch?: true }> {
+  const order: Array<{ index: number; launch?: true }> = [];
+  const joins = (at: number) => plan.steps.forEach((step, index) => step.inFlight?.joinAt === at && order.push({ index }));
+  plan.steps.forEach((step, index) => {
+    joins(index);
+    order.push(step.inFlight ? { index, launch: true } : { index });
+  });
+  joins(plan.steps.length);
+  return order;
+}
+
+/** Key of an in-flight step's launch state: its step key with `_launch`. */
+export function launchKey(index: number, stepId: string): string {
+  return `${stepKey(index, stepId)}_launch`;
+}
+
+function launchTarget(index: number, stepId: string): string {
+  return `#workflow.${launchKey(index, stepId)}`;
+}
+
+/** An in-flight step's launch: the runner starts it (`launch` answers at once) and the workflow goes on; its outcome is taken at its join. */
+function launchState(step: StepPlan, index: number, next: string): StateConfig {
+  const meta = { stepId: step.stepId, index, launch: true };
+  return {
+    meta,
+    description: `launch ${step.stepId}`,
+    entry: { type: 'startRun', params: { index, stepId: step.stepId, phase: 'launch' } },
+    on: { [RUN_STEP_DONE]: { target: next } },
+  };
 }
 
 function failAction(step: StepPlan, code: RunFailure['code'], reason?: string): ActionRef {
   return { type: 'fail', params: reason === undefined ? { code, stepId: step.stepId } : { code, stepId: step.stepId, reason } };
 }
 
-function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
+function stepState(plan: WorkflowPlan, step: StepPlan, index: number, next: string): StateConfig {
   // One object is the state's meta and the params of its enterStep and startRun (a long chart kept three per step).
   const meta = { stepId: step.stepId, index };
   const enter: ActionRef = { type: 'enterStep', params: meta };
@@ -116,10 +152,10 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
       ],
     };
   }
-  if (step.call) return callState(plan, step, index);
+  if (step.call) return callState(plan, step, index, next);
   // `startRun` reads the budget before `countRun` spends from it.
   const run: ActionRef[] = [{ type: 'startRun', params: meta }, 'countRun'];
-  const done = { [RUN_STEP_DONE]: doneTransitions(plan, step, index) };
+  const done = { [RUN_STEP_DONE]: doneTransitions(plan, step, index, next) };
   if (!canRetry(step)) return { meta, entry: [enter, run[0]!, run[1]!], on: done };
   // A retry waits in `backoff`, then enters `calling` again: the step's own entry (which resets
   // the retry counter) runs only when the step is entered from elsewhere.
@@ -139,7 +175,7 @@ function stepState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
  * A nested workflow step: the call's sub-states (call-states.ts), whose judged outcome takes
  * the step's ordinary done transitions, chains included; and the retry sub-states.
  */
-function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConfig {
+function callState(plan: WorkflowPlan, step: StepPlan, index: number, next: string): StateConfig {
   const stepId = step.stepId;
   const states: Record<string, StateConfig> = { ...callSubStates(step, index, `#workflow.${stepKey(index, stepId)}`), ...retrySubStates(plan, step, index) };
   if (canRetry(step)) states[SUB_STATE.backoff] = { after: { retryDelay: { target: stepTarget(index, stepId, SUB_STATE.calling) } } };
@@ -148,7 +184,7 @@ function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
     meta,
     entry: { type: 'enterStep', params: meta },
     initial: SUB_STATE.calling,
-    on: { [RUN_STEP_DONE]: doneTransitions(plan, step, index) },
+    on: { [RUN_STEP_DONE]: doneTransitions(plan, step, index, next) },
     states,
   };
 }
@@ -158,8 +194,7 @@ function callState(plan: WorkflowPlan, step: StepPlan, index: number): StateConf
  * (or a dry run) goes on; the failure actions; the failure stops the workflow. Every one records
  * the step. (A run the step budget did not allow is the root's `runStep.budgetSpent`.)
  */
-function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number): TransitionConfig[] {
-  const next = nextTarget(plan, index);
+function doneTransitions(plan: WorkflowPlan, step: StepPlan, index: number, next: string): TransitionConfig[] {
   const record = recordAction(step);
   const transitions: TransitionConfig[] = [];
   for (const action of step.onSuccess) transitions.push(...successTransitions(plan, step, action));

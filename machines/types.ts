@@ -64,6 +64,13 @@ export interface StepPlan {
   stepId: string;
   /** Reaching this step fails the workflow with this failure, without running it; none of its chains apply. */
   fails?: PlannedFailure;
+  /**
+   * Arazzo 1.1: an asynchronous step (an AsyncAPI receive) that runs in flight: it is launched at
+   * its place and the workflow goes on; its own state (where its outcome is judged and its chains
+   * apply) comes before step `joinAt`, the first step that depends on it, or at the end
+   * (`joinAt` = the number of steps). See compile-workflow.ts.
+   */
+  inFlight?: { joinAt: number };
   /** The chains in force for this step, presence rules applied (step chain, workflow chain, or none). */
   onSuccess: ActionPlan[];
   onFailure: ActionPlan[];
@@ -323,8 +330,8 @@ export interface RunStepInput {
   workflows: RunShared['workflows'];
   /** The keys of the workflows on the call stack (WorkflowContext.stack). */
   stack: readonly string[];
-  /** A nested step: `call` evaluates the call's inputs; `judge` judges the finished call (`result`). */
-  phase?: 'call' | 'judge';
+  /** A nested step: `call` evaluates the call's inputs; `judge` judges the finished call (`result`). An in-flight step: `launch` starts it and answers at once; its run at the join takes its outcome. */
+  phase?: 'call' | 'judge' | 'launch';
   result?: WorkflowResult;
 }
 

@@ -118,7 +118,7 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
        * Sends the `runStep` actor a `run` event for this step; when the budget is spent, the event
        * says so and nothing runs. A nested step's `judge` phase judges the call that ran and spends nothing.
        */
-      startRun: sendTo('runStep', ({ context }, params: { index: number; stepId: string; phase?: 'call' | 'judge' }): RunEvent => {
+      startRun: sendTo('runStep', ({ context }, params: { index: number; stepId: string; phase?: 'call' | 'judge' | 'launch' }): RunEvent => {
         const input: RunEvent['input'] = { stepIndex: params.index, stepId: params.stepId, inputs: context.inputs, steps: context.steps, via: context.via, workflows: context.run.workflows, stack: context.stack };
         const event: RunEvent = { type: 'run', input };
         if (params.phase !== undefined) input.phase = params.phase;
