@@ -1,6 +1,7 @@
 /** An API's auth chain as the request pipeline's hook: registry headers, then the scheme's credentials. */
 
 import type { ApiEntry } from '../config/api-entry.js';
+import { urlOrigin } from '../config/validate-input.js';
 import type { ConfigPaths } from '../config/paths.js';
 import type { Pipeline } from '../http/create-pipeline.js';
 import { credentialParts, isSecretName } from '../output/redact.js';
@@ -31,7 +32,7 @@ export function authHookFor(api: ApiEntry, deps: AuthHookDeps): AuthHook | undef
   const sent = new Set(headers.filter(([name]) => isSecretName(name)).flatMap(([, value]) => credentialParts(value)));
   return {
     // Credentials only ever go to the base URL's own scheme://host:port.
-    origin: new URL(api.baseUrl).origin,
+    origin: urlOrigin(api.baseUrl),
     refreshOn401: scheme?.refreshOn401 ?? false,
     describe: () => scheme?.description ?? 'none (registry headers only)',
     secretNames: () => [...(scheme?.secretNames ?? [])],

@@ -10,7 +10,7 @@ import { ConfigError } from './errors.js';
 import { configFiles, type ConfigPaths } from './paths.js';
 import { refuseReadOnlyFiles } from './refuse-read-only.js';
 import { tokenStore } from './token-store.js';
-import { normaliseBaseUrl, parseHeaderFlag, parseHttpUrl, validateApiName } from './validate-input.js';
+import { normaliseBaseUrl, parseHeaderFlag, parseHttpUrl, urlOrigin, validateApiName } from './validate-input.js';
 
 export interface AddApiInput {
   name: string;
@@ -46,7 +46,7 @@ export async function addApi(paths: ConfigPaths, input: AddApiInput): Promise<Ad
     if (previous !== undefined && !input.force) {
       throw new ConfigError('API_EXISTS', `an API named "${entry.name}" is already registered (${previous.baseUrl})`, `Pass --force to replace it, or remove it first: tool api remove ${entry.name}`);
     }
-    const sameOrigin = previous !== undefined && new URL(previous.baseUrl).origin === new URL(entry.baseUrl).origin;
+    const sameOrigin = previous !== undefined && urlOrigin(previous.baseUrl) === urlOrigin(entry.baseUrl);
     if (sameOrigin && previous.auth !== undefined) entry.auth = previous.auth;
     const credentialsDropped = previous !== undefined && !sameOrigin && previous.auth !== undefined;
     if (previous !== undefined && !sameOrigin) {

@@ -8,11 +8,12 @@ import type { ApiEntry } from './api-entry.js';
 import type { Registry } from './api-registry.js';
 import { credentialStore, type StoredCredential } from './credential-store.js';
 import { ConfigError } from './errors.js';
+import { urlOrigin } from './validate-input.js';
 import type { ConfigPaths } from './paths.js';
 
 /** The origin an API's credentials may be sent to. */
 export function originOf(api: Pick<ApiEntry, 'baseUrl'>): string {
-  return new URL(api.baseUrl).origin;
+  return urlOrigin(api.baseUrl);
 }
 
 /**

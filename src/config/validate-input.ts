@@ -18,25 +18,41 @@ export function validateApiName(name: string): string {
   );
 }
 
-/** The base URL in canonical form (no trailing slash); throws ConfigError (INVALID_URL) for a non-http(s) URL, credentials, a query or a fragment. */
+/** Schemes of brokers and message servers an API may also be (Arazzo 1.1 AsyncAPI sources bind to them). */
+const MESSAGE_SCHEMES = ['mqtt:', 'mqtts:', 'ws:', 'wss:'];
+
+/**
+ * The base URL in canonical form (no trailing slash): http(s), or a broker's mqtt(s)/ws(s) URL.
+ * Throws ConfigError (INVALID_URL) for another scheme, credentials, a query or a fragment.
+ */
 export function normaliseBaseUrl(raw: string): string {
-  const url = parseHttpUrl('base URL', raw);
+  const url = parseHttpUrl('base URL', raw, MESSAGE_SCHEMES);
   if (raw.includes('?') || raw.includes('#')) {
     throw new ConfigError('INVALID_URL', `the base URL must not have a query string or fragment`, 'Give only scheme, host, port and path, e.g. https://api.example.com/v1');
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${urlOrigin(url)}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * `scheme://host:port` of a URL, for every scheme: URL.origin is "null" for mqtt: and ws-like
+ * schemes outside the special ones, and credentials bound to "null" would match any broker.
+ */
+export function urlOrigin(url: URL | string): string {
+  const parsed = typeof url === 'string' ? new URL(url) : url;
+  return parsed.origin !== 'null' ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
 }
 
 /** An absolute http(s) URL without user:password; throws ConfigError (INVALID_URL) otherwise. */
-export function parseHttpUrl(what: string, raw: string): URL {
+export function parseHttpUrl(what: string, raw: string, otherSchemes: readonly string[] = []): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new ConfigError('INVALID_URL', `the ${what} ${JSON.stringify(raw)} is not an absolute URL`, 'Write it in full, e.g. https://api.example.com/v1');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError('INVALID_URL', `the ${what} must use http or https, not ${url.protocol.slice(0, -1)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && !otherSchemes.includes(url.protocol)) {
+    const schemes = ['http', 'https', ...otherSchemes.map((scheme) => scheme.slice(0, -1))];
+    throw new ConfigError('INVALID_URL', `the ${what} must use ${schemes.slice(0, -1).join(', ')} or ${schemes[schemes.length - 1]}, not ${url.protocol.slice(0, -1)}`);
   }
   if (url.username !== '' || url.password !== '') {
     // Never echo the URL: it holds a password.

@@ -92,7 +92,7 @@ describe('tool api add, list, show, remove', () => {
   });
 
   it.each([
-    ['ftp://files.example.com', 'must use http or https, not ftp'],
+    ['ftp://files.example.com', 'must use http, https, mqtt, mqtts, ws or wss, not ftp'],
     ['https://user:hunter2@x.example.com', 'must not contain a user name or password'],
     ['https://x.example.com/v1?key=1', 'must not have a query string or fragment'],
     ['https://x.example.com/v1#top', 'must not have a query string or fragment'],

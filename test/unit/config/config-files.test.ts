@@ -72,7 +72,7 @@ describe('configuration files', () => {
     await place('bad-base-url.json', paths.apisFile);
     const error = await failure(apiRegistry(paths).read());
     expect(error.code).toBe('CONFIG_SHAPE');
-    expect(error.message).toBe(`${paths.apisFile}:5:18: /apis/pets/baseUrl: the base URL must use http or https, not ftp`);
+    expect(error.message).toBe(`${paths.apisFile}:5:18: /apis/pets/baseUrl: the base URL must use http, https, mqtt, mqtts, ws or wss, not ftp`);
   });
 
   it('rejects an unknown api-key location in a hand-edited registry', async () => {
