@@ -4,7 +4,7 @@
  * itself is harmless, and a chain of references is bounded.
  */
 
-import { parsePointer, resolvePointer } from '../expressions/json-pointer.js';
+import { escapePointerToken, parsePointer, resolvePointer } from '../expressions/json-pointer.js';
 import { PointerSyntaxError } from '../expressions/errors.js';
 import { AsyncApiError } from './async-errors.js';
 
@@ -19,22 +19,41 @@ export interface Located {
 
 /**
  * The node `value` (found at `pointer`) stands for: itself, or the target of its `$ref` chain.
- * Throws AsyncApiError for a reference that is not local, does not resolve, or loops.
+ * A reference may pass through other references on its way (`#/channels/a/messages/m` where
+ * channel `a` is itself a `$ref`). Throws AsyncApiError for a reference that is not local, does
+ * not resolve, or loops.
  */
 export function followRef(root: unknown, value: unknown, pointer: string): Located {
-  let current: Located = { value, pointer };
-  const seen = new Set<string>([pointer]);
-  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+  return follow(root, { value, pointer }, { hops: 0 }, new Set([pointer]));
+}
+
+function follow(root: unknown, start: Located, budget: { hops: number }, seen: Set<string>): Located {
+  let current = start;
+  for (;;) {
     const ref = refOf(current.value);
     if (ref === undefined) return current;
+    if (++budget.hops > MAX_HOPS) throw new AsyncApiError(`more than ${MAX_HOPS} $ref hops`, start.pointer);
     const target = refPointer(ref, current.pointer);
     if (seen.has(target)) throw new AsyncApiError(`$ref "${ref}" loops back to ${target || '/'}`, current.pointer);
     seen.add(target);
-    const resolved = resolvePointer(root, parseRefPointer(target, ref, current.pointer));
+    const resolved = walk(root, parseRefPointer(target, ref, current.pointer), budget, seen);
     if (resolved === undefined) throw new AsyncApiError(`$ref "${ref}" does not resolve`, current.pointer);
     current = { value: resolved, pointer: target };
   }
-  throw new AsyncApiError(`more than ${MAX_HOPS} $ref hops`, pointer);
+}
+
+/** The value at `tokens`, following references met on the way; undefined when a step is absent. */
+function walk(root: unknown, tokens: string[], budget: { hops: number }, seen: Set<string>): unknown {
+  let current: Located = { value: root, pointer: '' };
+  for (const token of tokens) {
+    // A reference in the middle of the path leads on from its target (a set of its own: the
+    // same node may be passed through on the way to different targets).
+    current = follow(root, current, budget, new Set(seen));
+    const next = resolvePointer(current.value, [token]);
+    if (next === undefined) return undefined;
+    current = { value: next, pointer: `${current.pointer}/${escapePointerToken(token)}` };
+  }
+  return current.value;
 }
 
 /** The `$ref` string of an object that has one. */
