@@ -14,8 +14,8 @@ export function encodeFrame(payload: unknown, headers: Record<string, string>, c
   return JSON.stringify({ headers, payload: typeof payload === 'string' ? decodePayload(payload) : payload });
 }
 
-/** The message a received frame carries. Binary frames are read as UTF-8 text too. */
-export function decodeFrame(channel: string, text: string, _isBinary: boolean): Message {
+/** The message a received frame's text carries. */
+export function decodeFrame(channel: string, text: string): Message {
   const payload = decodePayload(text);
   const envelope = asEnvelope(payload);
   return {

@@ -93,30 +93,35 @@ class WsTransport implements Transport {
     const { username, password, timeoutMs, limits } = this.options;
     const headers: Record<string, string> = username === undefined ? {} : { authorization: `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}` };
     const socket = new this.WebSocketClass(channelUrl(this.baseUrl, address), { handshakeTimeout: timeoutMs, maxPayload: limits.maxMessageBytes, headers });
-    socket.on('message', (data, isBinary) => this.receive(address, data, isBinary));
-    return new Promise((resolve, reject) => {
+    socket.on('message', (data) => this.receive(address, data));
+    const opened = new Promise<WebSocket>((resolve, reject) => {
       let failure: unknown;
       socket.on('unexpected-response', (_request, response) => {
         failure = { status: response.statusCode };
         socket.terminate();
       });
-      socket.on('error', (error) => {
+      // Over maxPayload, ws reports this error and closes (1006 here, 1009 sent to the server).
+      let tooLarge = false;
+      socket.on('error', (error: Error & { code?: string }) => {
         failure ??= error;
+        if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') tooLarge = true;
       });
       socket.once('open', () => resolve(socket));
       socket.on('close', (code) => {
-        this.sockets.delete(address);
+        if (this.sockets.get(address) === opened) this.sockets.delete(address);
         // After `open` this rejects nothing: the promise is settled.
         reject(wsConnectError(failure ?? 'closed', this.options));
-        const reason = code === 1009 ? `a message was over ${limits.maxMessageBytes} bytes (WebSocket close 1009)` : `the server closed the connection (WebSocket close ${code})`;
+        const reason = tooLarge || code === 1009 ? `a message was over ${limits.maxMessageBytes} bytes (WebSocket close 1009)` : `the server closed the connection (WebSocket close ${code})`;
         for (const subscription of this.subscriptions) if (subscription.address === address) subscription.end(new ConnectionLostError(this.options.address, reason));
       });
     });
+    return opened;
   }
 
-  private receive(address: string, data: WebSocket.RawData, isBinary: boolean): void {
+  /** Binary frames are read as UTF-8 text too. */
+  private receive(address: string, data: WebSocket.RawData): void {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-    const message = decodeFrame(address, bytes.toString('utf8'), isBinary);
+    const message = decodeFrame(address, bytes.toString('utf8'));
     for (const subscription of this.subscriptions) if (subscription.address === address) subscription.deliver(message, bytes.length);
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, type Socket } from 'node:net';
 import { connectTransport } from '../../../src/async/connect-transport.js';
 import { correlatesWith } from '../../../src/async/correlation-value.js';
 import type { Transport } from '../../../src/async/transport.js';
@@ -114,6 +115,23 @@ describe(`MQTT transport (${KIND} broker)`, () => {
     const error = await rejection(connectTransport(`mqtt://127.0.0.1:${port}`, { timeoutMs: 2000 }));
     expect(error).toMatchObject({ code: 'ASYNC_CONNECT_FAILED', message: `cannot connect to 127.0.0.1:${port}: connection refused` });
     expect(error.stack ?? '').not.toContain('mqtt/build');
+  });
+
+  it('fails with ASYNC_CONNECT_FAILED when the server accepts but never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.resume(); // read, so the client's close is seen
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      await expect(connectTransport(`mqtt://127.0.0.1:${port}`, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'ASYNC_CONNECT_FAILED', message: `cannot connect to 127.0.0.1:${port}: no answer within 300 ms` });
+    } finally {
+      // The transport hung up itself: the server sees the close without closing anything.
+      await Promise.all(sockets.map((socket) => (socket.closed ? undefined : new Promise((resolve) => socket.once('close', resolve)))));
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('refuses a scheme it does not speak with ASYNC_PROTOCOL_UNSUPPORTED', async () => {

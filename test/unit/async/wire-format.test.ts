@@ -13,10 +13,10 @@ describe('WebSocket frames', () => {
   });
 
   it('reads an exact envelope as headers and payload, and anything else as the payload', () => {
-    expect(decodeFrame('c', '{"headers":{"id":"r"},"payload":{"a":1}}', false)).toMatchObject({ headers: { id: 'r' }, payload: { a: 1 } });
-    expect(decodeFrame('c', '{"headers":{"id":"r"},"payload":1,"x":2}', false)).toMatchObject({ headers: {}, payload: { headers: { id: 'r' }, payload: 1, x: 2 } });
-    expect(decodeFrame('c', '{"headers":{"id":7},"payload":1}', false).headers).toEqual({});
-    expect(decodeFrame('c', 'not json', false)).toMatchObject({ channel: 'c', payload: 'not json', headers: {} });
+    expect(decodeFrame('c', '{"headers":{"id":"r"},"payload":{"a":1}}')).toMatchObject({ headers: { id: 'r' }, payload: { a: 1 } });
+    expect(decodeFrame('c', '{"headers":{"id":"r"},"payload":1,"x":2}')).toMatchObject({ headers: {}, payload: { headers: { id: 'r' }, payload: 1, x: 2 } });
+    expect(decodeFrame('c', '{"headers":{"id":7},"payload":1}').headers).toEqual({});
+    expect(decodeFrame('c', 'not json')).toMatchObject({ channel: 'c', payload: 'not json', headers: {} });
   });
 
   it('appends the channel address to the server URL as a path, dropping credentials', () => {
