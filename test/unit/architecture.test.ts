@@ -69,7 +69,7 @@ const LAYERS = [
   ['plan', 'draw'],
   ['auth', 'cache'],
   ['config', 'openapi'],
-  ['arazzo'],
+  ['arazzo', 'async'],
   ['expressions', 'http', 'errors', 'version.ts', 'package-root.ts', 'v8-flags.ts'],
   ['output'],
 ];
