@@ -1,5 +1,6 @@
 /** A compiled payload template: the JSON value with its expressions parsed, ready to render many times. */
 import type { Expression } from './ast.js';
+import type { CompiledSelector } from './selector-object.js';
 
 /** One `{$expr}` inside a longer string; `raw` is the text with braces, shown as written in dry runs. */
 export interface EmbeddedExpression {
@@ -14,6 +15,8 @@ export type Template =
   | { kind: 'expression'; expression: Expression; raw: string; pointer: string }
   /** A string holding `{$expr}` pieces (alone or with text): rendered as a string. */
   | { kind: 'interpolation'; parts: Array<string | EmbeddedExpression>; pointer: string }
+  /** A Selector Object (Arazzo 1.1): its selector applied to its context's value, the value's type kept. */
+  | { kind: 'selector'; selector: CompiledSelector; pointer: string }
   | { kind: 'array'; items: Template[] }
   | { kind: 'object'; entries: Array<[key: string, value: Template]> };
 
