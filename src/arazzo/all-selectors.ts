@@ -12,6 +12,8 @@ import { isReference, type ActionOrReference, type ArazzoDocument, type Paramete
 export interface FoundSelector {
   value: Record<string, unknown>;
   pointer: string;
+  /** An output's value itself: structural validation checks its fields' types already (SHAPES_1_1 `selector`). */
+  output?: boolean;
 }
 
 /** The values a document's selectors may sit in, with their pointers: each is searched for selector-shaped mappings. */
@@ -60,7 +62,11 @@ export function selectorsIn(value: unknown, pointer: string, found: FoundSelecto
 /** Every Selector Object of the document. */
 export function allSelectors(doc: ArazzoDocument): FoundSelector[] {
   const found: FoundSelector[] = [];
-  for (const holder of selectorHolders(doc)) selectorsIn(holder.value, holder.pointer, found);
+  for (const holder of selectorHolders(doc)) {
+    const before = found.length;
+    selectorsIn(holder.value, holder.pointer, found);
+    if (holder.output && found.length > before && found[before]!.pointer === holder.pointer) found[before]!.output = true;
+  }
   return found;
 }
 

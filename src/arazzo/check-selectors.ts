@@ -30,10 +30,10 @@ interface Compilable {
 export async function checkSelectors(doc: ArazzoDocument, raw: unknown, report: Report): Promise<void> {
   const checks: Array<{ item: Compilable; pointer: string; problem: (message: string) => void }> = [];
 
-  for (const { value, pointer } of allSelectors(doc)) {
+  for (const { value, pointer, output } of allSelectors(doc)) {
     const read = readSelectorObject(value);
     if ('problem' in read) {
-      report.error('INVALID_SELECTOR', pointer, `this mapping has the keys of a selector object (context, selector, type), but ${read.problem}`);
+      if (!output) report.error('INVALID_SELECTOR', pointer, `this mapping has the keys of a selector object (context, selector, type), but ${read.problem}`);
       continue;
     }
     try {
