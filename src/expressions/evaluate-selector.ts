@@ -11,7 +11,8 @@ import { evaluateExpression } from './evaluate-expression.js';
 import { parsePointer, resolvePointer } from './json-pointer.js';
 import { compileJsonPath, jsonPathValues } from './jsonpath-criterion.js';
 import { contextText } from './regex-criterion.js';
-import { libraryVersion, type CompiledSelector } from './selector-object.js';
+import { libraryVersion } from './selector-object.js';
+import type { CompiledSelector } from './template-ast.js';
 import { TimeLimitError } from './time-limit.js';
 import { evaluateWithinLimit, firstLine, MAX_XML_CHARS, parseXml, stoppedXPath } from './xpath-criterion.js';
 

@@ -4,9 +4,7 @@
  * allowed. A 1.0 document has neither: there such a mapping is plain data.
  */
 import type { Expression } from './ast.js';
-import type { CriterionLibraries } from './criterion-libraries.js';
 import { GOESSNER_VERSION } from './jsonpath-criterion.js';
-import type { EmbeddedExpression } from './template-ast.js';
 
 /** The selector expression types of Arazzo 1.1. */
 export type SelectorType = 'jsonpath' | 'xpath' | 'jsonpointer';
@@ -75,22 +73,7 @@ export function readSelectorObject(value: Record<string, unknown>): SelectorObje
   return { problem: 'its "type" must be jsonpath, xpath or jsonpointer, or an expression type object {type, version}' };
 }
 
-/** A Selector Object compiled once: its context parsed, its selector split on `{$…}` expressions; evaluated by evaluate-selector.ts. */
-export interface CompiledSelector {
-  context: Expression;
-  type: string;
-  /** As written; undefined when the type object gives none (the type's default). */
-  version?: string;
-  selector: string;
-  /** The selector's `{$…}` expressions, filled in before each evaluation; absent when it has none. */
-  embedded?: ReadonlyArray<string | EmbeddedExpression>;
-  /** The mapping as written: a dry run shows it when the selector cannot be evaluated yet. */
-  written: Record<string, unknown>;
-  /** The libraries the run loaded (json-p3, fontoxpath); absent in validation, which only reads the expressions. */
-  libraries?: CriterionLibraries;
-}
-
 /** How a selector reads in messages: `jsonpath selector "$.a" on $response.body`. */
-export function describeSelector(selector: Pick<CompiledSelector, 'type' | 'selector' | 'context'>): string {
+export function describeSelector(selector: { type: string; selector: string; context: Expression }): string {
   return `${selector.type} selector ${JSON.stringify(selector.selector)} on ${selector.context.source}`;
 }
