@@ -1,7 +1,7 @@
 /** Builds the typed model from the raw YAML value, keeping each object's JSON pointer. */
 import { buildAction, buildChain, buildCriterion, buildInlineParameter, buildList, buildParameter, buildRequestBody } from './build-parts.js';
-import type { Action, ArazzoDocument, Components, Info, SourceDescription, Step, Workflow } from './model.js';
-import { childPointer, extraOf, isObject, objectField, setOwn, stringField, stringList, stringMap, type RawObject } from './read-fields.js';
+import type { Action, ArazzoDocument, Components, Info, OutputValue, SourceDescription, Step, Workflow } from './model.js';
+import { childPointer, extraOf, isObject, objectField, setOwn, stringField, stringList, type RawObject } from './read-fields.js';
 
 const DOCUMENT_FIELDS = ['arazzo', '$self', 'info', 'sourceDescriptions', 'workflows', 'components'] as const;
 const INFO_FIELDS = ['title', 'summary', 'description', 'version'] as const;
@@ -76,13 +76,20 @@ function buildComponents(o: RawObject, pointer: string): Components {
   };
 }
 
+/** `outputs`: expressions, and mappings (Arazzo 1.1 Selector Objects; in a 1.0 document structural validation rejects them); other values are left out. */
+function outputMap(o: RawObject): Record<string, OutputValue> {
+  const out: Record<string, OutputValue> = {};
+  for (const [name, value] of Object.entries(objectField(o, 'outputs') ?? {})) if (typeof value === 'string' || isObject(value)) setOwn(out, name, value);
+  return out;
+}
+
 function buildWorkflow(o: RawObject, pointer: string): Workflow {
   const workflow: Workflow = {
     pointer,
     extra: extraOf(o, WORKFLOW_FIELDS),
     dependsOn: stringList(o, 'dependsOn'),
     steps: buildList(o, 'steps', pointer, buildStep),
-    outputs: stringMap(o, 'outputs'),
+    outputs: outputMap(o),
     parameters: buildList(o, 'parameters', pointer, buildParameter),
   };
   assignStrings(workflow, o, ['workflowId', 'summary', 'description']);
@@ -100,7 +107,7 @@ function buildStep(o: RawObject, pointer: string): Step {
     extra: extraOf(o, STEP_FIELDS),
     parameters: buildList(o, 'parameters', pointer, buildParameter),
     successCriteria: buildList(o, 'successCriteria', pointer, buildCriterion),
-    outputs: stringMap(o, 'outputs'),
+    outputs: outputMap(o),
     dependsOn: stringList(o, 'dependsOn'),
   };
   assignStrings(step, o, ['stepId', 'description', 'operationId', 'operationPath', 'workflowId', 'channelPath', 'correlationId', 'action']);

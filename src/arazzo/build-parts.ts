@@ -51,6 +51,9 @@ export function buildRequestBody(o: RawObject, pointer: string): RequestBody {
       const target = stringField(item, 'target');
       if (target !== undefined) replacement.target = target;
       if ('value' in item) replacement.value = item.value;
+      const selectorType = item.targetSelectorType;
+      if (typeof selectorType === 'string' || (isObject(selectorType) && typeof selectorType.type === 'string')) replacement.targetSelectorType = criterionType(selectorType);
+      if (isObject(selectorType) && typeof selectorType.version === 'string') replacement.targetSelectorVersion = selectorType.version;
       return replacement;
     }),
   };

@@ -8,6 +8,8 @@ import type { Criterion } from './model.js';
 import { childPointer } from './read-fields.js';
 
 const NON_SIMPLE = new Set(['regex', 'jsonpath', 'xpath']);
+/** Arazzo 1.1 adds the `jsonpointer` criterion type (check-selectors.ts checks it). */
+const NON_SIMPLE_1_1 = new Set([...NON_SIMPLE, 'jsonpointer']);
 
 /**
  * Success criteria: a regex/jsonpath/xpath criterion is skipped at runtime (a warning). Action
@@ -16,12 +18,13 @@ const NON_SIMPLE = new Set(['regex', 'jsonpath', 'xpath']);
  * simple condition must parse (an error).
  */
 export function checkCriteria(criteria: readonly Criterion[], where: 'success' | 'action', scope: ExpressionScope, report: Report): void {
+  const typed = scope.profile.featureSet === '1.1' ? NON_SIMPLE_1_1 : NON_SIMPLE;
   for (const criterion of criteria) {
     const typePointer = childPointer(criterion.pointer, 'type');
-    if (NON_SIMPLE.has(criterion.type)) {
+    if (typed.has(criterion.type)) {
       // A profile that evaluates them checks their syntax itself (check-v2.ts); what their `{$…}` expressions refer to is checked here.
       if (scope.profile.evaluatesTypedCriteria) {
-        for (const part of embeddedIn(criterion.condition ?? '') ?? []) if (typeof part !== 'string') checkReferences(part.expression, childPointer(criterion.pointer, 'condition'), scope, report);
+        for (const part of embeddedIn(criterion.condition ?? '', scope.profile.featureSet) ?? []) if (typeof part !== 'string') checkReferences(part.expression, childPointer(criterion.pointer, 'condition'), scope, report);
         continue;
       }
       if (where === 'success') report.warning('SUCCESS_CRITERION_SKIPPED', typePointer, scope.profile.findings.successCriterionType(criterion.type));
@@ -29,7 +32,7 @@ export function checkCriteria(criteria: readonly Criterion[], where: 'success' |
       continue;
     }
     if (criterion.type !== 'simple') {
-      report.error('UNKNOWN_CRITERION_TYPE', typePointer, `criterion type "${criterion.type}" is not one of simple, regex, jsonpath, xpath`);
+      report.error('UNKNOWN_CRITERION_TYPE', typePointer, `criterion type "${criterion.type}" is not one of simple, ${[...typed].join(', ')}`);
       continue;
     }
     if (scope.profile.refusesCriterionContext && criterion.context !== undefined && criterion.context.trim() !== '') {

@@ -1,6 +1,6 @@
 /** Parses the expressions of a document (values, payloads, outputs, conditions) and checks what they refer to. */
 import type { Expression } from '../expressions/ast.js';
-import { compileTemplate } from '../expressions/compile-template.js';
+import { compileTemplate, type TemplateOptions } from '../expressions/compile-template.js';
 import { ConditionSyntaxError, ExpressionSyntaxError, TemplateCycleError } from '../expressions/errors.js';
 import { expressionsIn } from '../expressions/expressions-in.js';
 import type { Template, TemplateWarning } from '../expressions/template-ast.js';
@@ -8,6 +8,8 @@ import { checkReferences } from './check-references.js';
 import type { ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
 import { codeSpan } from '../output/code-span.js';
+
+const ARAZZO_1_1_VALUES: TemplateOptions = { dialect: '1.1', selectors: {} };
 
 /** Checks a string that must be exactly one runtime expression (an output): a parse failure is an error. */
 export function checkExpressionString(source: string, pointer: string, scope: ExpressionScope, report: Report): void {
@@ -29,7 +31,8 @@ export function checkTemplate(value: unknown, pointer: string, scope: Expression
   const warnings: TemplateWarning[] = [];
   let template: Template;
   try {
-    template = compileTemplate(value, warnings);
+    // Arazzo 1.1 reads its grammar and Selector Objects (their own checks: check-selectors.ts); 1.0 neither.
+    template = compileTemplate(value, warnings, scope.profile.featureSet === '1.1' ? ARAZZO_1_1_VALUES : {});
   } catch (error) {
     if (!(error instanceof TemplateCycleError)) throw error;
     report.error('PAYLOAD_CYCLE', pointer + error.pointer, error.message);
@@ -74,6 +77,8 @@ function expressionsWithPointers(template: Template): Array<[Expression, string]
       return [[template.expression, template.pointer]];
     case 'interpolation':
       return template.parts.flatMap((part) => (typeof part === 'string' ? [] : [[part.expression, template.pointer] as [Expression, string]]));
+    case 'selector':
+      return [[template.selector.context, template.pointer], ...(template.selector.embedded ?? []).flatMap((part) => (typeof part === 'string' ? [] : [[part.expression, template.pointer] as [Expression, string]]))];
     case 'array':
       return template.items.flatMap(expressionsWithPointers);
     case 'object':

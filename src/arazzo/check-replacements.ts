@@ -2,6 +2,7 @@
 import { parsePointer } from '../expressions/json-pointer.js';
 import { checkXPath } from '../expressions/xpath-criterion.js';
 import type { Report } from './finding.js';
+import type { FeatureSet } from './runner-profile.js';
 import type { ArazzoDocument, RequestBody } from './model.js';
 import { childPointer } from './read-fields.js';
 
@@ -11,7 +12,7 @@ import { childPointer } from './read-fields.js';
  * string payload is left to the run, which knows the operation's content type. fontoxpath is
  * loaded only when an XML target is there to check.
  */
-export async function checkReplacements(doc: ArazzoDocument, report: Report): Promise<void> {
+export async function checkReplacements(doc: ArazzoDocument, report: Report, featureSet: FeatureSet = '1.0'): Promise<void> {
   const xpaths: Array<{ target: string; pointer: string; stepId: string }> = [];
   for (const workflow of doc.workflows) {
     for (const step of workflow.steps) {
@@ -20,6 +21,7 @@ export async function checkReplacements(doc: ArazzoDocument, report: Report): Pr
       const kind = bodyKind(body);
       for (const replacement of body.replacements) {
         if (replacement.target === undefined || kind === undefined) continue; // MISSING_FIELD, or the run decides
+        if (featureSet === '1.1' && replacement.targetSelectorType !== undefined) continue; // check-selectors.ts
         const pointer = childPointer(replacement.pointer, 'target');
         if (kind === 'xml') {
           xpaths.push({ target: replacement.target, pointer, stepId: step.stepId ?? '' });

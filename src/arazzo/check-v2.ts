@@ -9,6 +9,8 @@ import { compileJsonPath } from '../expressions/jsonpath-criterion.js';
 import { parseExpression } from '../expressions/parse-expression.js';
 import { compileRegexCriterion } from '../expressions/regex-criterion.js';
 import { checkXPath } from '../expressions/xpath-criterion.js';
+import { expressionTypeProblem, libraryVersion } from '../expressions/selector-object.js';
+import type { FeatureSet } from './runner-profile.js';
 import { allCriteria } from './all-criteria.js';
 import type { Report } from './finding.js';
 import type { ArazzoDocument, Criterion } from './model.js';
@@ -17,14 +19,14 @@ import { checkWorkflowCalls } from './check-workflow-calls.js';
 import { codeSpan } from '../output/code-span.js';
 
 /** Adds the checks of typed criteria and workflow calls to `report`; loads a criterion library only when the document uses its type. */
-export async function checkForV2(doc: ArazzoDocument, report: Report): Promise<void> {
+export async function checkForV2(doc: ArazzoDocument, report: Report, featureSet: FeatureSet = '1.0'): Promise<void> {
   const criteria = allCriteria(doc);
   const libraries = await loadCriterionLibraries(new Set(criteria.map((c) => c.type).filter((type) => TYPES_WITH_LIBRARY.has(type))));
-  for (const criterion of criteria) checkCriterion(criterion, libraries, report);
+  for (const criterion of criteria) checkCriterion(criterion, libraries, report, featureSet);
   checkWorkflowCalls(doc, report);
 }
 
-function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, report: Report): void {
+function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, report: Report, featureSet: FeatureSet): void {
   const contextPointer = childPointer(criterion.pointer, 'context');
   const hasContext = criterion.context !== undefined && criterion.context.trim() !== '';
   if (criterion.type === 'simple') {
@@ -36,16 +38,19 @@ function checkCriterion(criterion: Criterion, libraries: CriterionLibraries, rep
     report.warning('MISSING_CRITERION_CONTEXT', criterion.pointer, `a ${criterion.type} criterion needs a context (Arazzo: MUST); without one it never holds. Add e.g. context: $response.body`);
   } else {
     try {
-      parseExpression(criterion.context!.trim());
+      parseExpression(criterion.context!.trim(), featureSet);
     } catch (error) {
       report.error('EXPRESSION_SYNTAX', contextPointer, `"${criterion.context}" is not a valid runtime expression: ${(error as Error).message}`);
     }
   }
   const condition = criterion.condition ?? '';
+  // Arazzo 1.1 names the default versions too; a version it does not allow is check-selectors.ts's finding.
+  if (featureSet === '1.1' && criterion.type !== 'regex' && expressionTypeProblem(criterion.type, criterion.version) !== undefined) return;
+  const version = featureSet === '1.1' ? libraryVersion(criterion.type, criterion.version) : criterion.version;
   const compile = (text: string): unknown => {
     if (criterion.type === 'regex') return compileRegexCriterion(text);
-    if (criterion.type === 'jsonpath') return compileJsonPath(libraries.jsonpath!, text, criterion.version);
-    return checkXPath(libraries.xpath!, text, criterion.version);
+    if (criterion.type === 'jsonpath') return compileJsonPath(libraries.jsonpath!, text, version);
+    return checkXPath(libraries.xpath!, text, version);
   };
   try {
     // `{$…}` expressions are filled in before the condition compiles: checked with stand-ins for their values.

@@ -176,5 +176,5 @@ function checkNoResponse(step: Workflow['steps'][number], label: string, report:
     if (match) report.warning('NESTED_STEP_NO_RESPONSE', pointer, `${label} calls a workflow and has no HTTP request or response of its own: $${match[1]} resolves to nothing here; read the called workflow's outputs as $outputs.<name>`);
   };
   for (const criterion of step.successCriteria) warn(criterion.pointer, `${criterion.condition ?? ''} ${criterion.context ?? ''}`);
-  for (const [name, value] of Object.entries(step.outputs)) warn(childPointer(childPointer(step.pointer, 'outputs'), name), value);
+  for (const [name, value] of Object.entries(step.outputs)) warn(childPointer(childPointer(step.pointer, 'outputs'), name), typeof value === 'string' ? value : String(value.context));
 }

@@ -5,7 +5,7 @@ import { checkExpressionString, checkTemplate } from './check-expressions.js';
 import { checkParameters } from './check-parameters.js';
 import { gotosOf, indexSteps, type ExpressionScope } from './expression-scope.js';
 import type { Report } from './finding.js';
-import type { ArazzoDocument, Step, Workflow } from './model.js';
+import type { ArazzoDocument, OutputValue, Step, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
 import type { RunnerProfile } from './runner-profile.js';
 import { arrayField, childPointer, isObject } from './read-fields.js';
@@ -84,9 +84,14 @@ function checkDependsOn(workflow: Workflow, profile: RunnerProfile, report: Repo
   report.warning('DEPENDS_ON_UNSUPPORTED', childPointer(workflow.pointer, 'dependsOn'), profile.findings.dependsOn(workflow.workflowId ?? '', names));
 }
 
-function checkOutputs(outputs: Record<string, string>, pointer: string, scope: ExpressionScope, report: Report): void {
+// A Selector Object output (Arazzo 1.1; structural validation rejects it in 1.0) is checked by check-selectors.ts.
+function checkOutputs(outputs: Record<string, OutputValue>, pointer: string, scope: ExpressionScope, report: Report): void {
   const names = Object.keys(outputs);
-  for (let i = 0; i < names.length; i++) checkExpressionString(outputs[names[i]!]!, childPointer(pointer, names[i]!), scope, report);
+  for (let i = 0; i < names.length; i++) {
+    const value = outputs[names[i]!]!;
+    if (typeof value === 'string') checkExpressionString(value, childPointer(pointer, names[i]!), scope, report);
+    else if (scope.profile.featureSet === '1.1') checkTemplate(value, childPointer(pointer, names[i]!), scope, report, true);
+  }
 }
 
 /** Checks the reusable components: parameter locations and actions (without a workflow to resolve goto or step references). */

@@ -61,9 +61,13 @@ export interface Workflow extends Node {
   /** undefined when the field is absent (matters for the presence rules). */
   successActions?: ActionOrReference[];
   failureActions?: ActionOrReference[];
-  outputs: Record<string, string>;
+  /** Expressions; in Arazzo 1.1 also Selector Objects (mappings, checked by validation). */
+  outputs: Record<string, OutputValue>;
   parameters: Array<Parameter | Reference>;
 }
+
+/** An output's value: an expression, or (Arazzo 1.1) a Selector Object as written. */
+export type OutputValue = string | Record<string, unknown>;
 
 export interface Step extends Node {
   stepId?: string;
@@ -77,7 +81,7 @@ export interface Step extends Node {
   /** undefined when absent; [] is an explicit opt-out. */
   onSuccess?: ActionOrReference[];
   onFailure?: ActionOrReference[];
-  outputs: Record<string, string>;
+  outputs: Record<string, OutputValue>;
   /** Arazzo 1.1: a `channelPath` (an AsyncAPI channel by source expression and JSON pointer). */
   channelPath?: string;
   /** Arazzo 1.1: milliseconds the step may take before it is aborted and fails. */
@@ -99,7 +103,8 @@ export interface Parameter extends Node {
 export interface RequestBody extends Node {
   contentType?: string;
   payload?: unknown;
-  replacements: Array<{ target?: string; value?: unknown; pointer: string }>;
+  /** `targetSelectorType` (Arazzo 1.1): `jsonpointer`, `jsonpath` or `xpath`, flattened from an expression type object (its version in `targetSelectorVersion`). */
+  replacements: Array<{ target?: string; value?: unknown; pointer: string; targetSelectorType?: string; targetSelectorVersion?: string }>;
 }
 
 export interface Criterion extends Node {

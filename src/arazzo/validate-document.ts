@@ -31,16 +31,17 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   const rawAt = (pointer: string): unknown => resolvePointer(doc.raw, parsePointer(pointer));
   checkStructure(doc.raw, report, profile.featureSet);
   checkIds(doc.model, report, profile);
-  const parsed = new ParseMemo();
+  const parsed = new ParseMemo(profile.featureSet);
   checkWorkflows(doc.model, rawAt, parsed, report, profile);
   checkComponents(doc.model, rawAt, parsed, report, profile);
   await checkOperations(doc.model, options.loadOperations, report);
   if (readsAs11(profile, doc.model.arazzo)) (await import('./check-arazzo-1-1.js')).checkArazzo11(doc.model, rawAt, report, profile);
   if (profile.checksRunConstructs) {
-    await (await import('./check-v2.js')).checkForV2(doc.model, report);
+    await (await import('./check-v2.js')).checkForV2(doc.model, report, profile.featureSet);
     (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report, profile);
     await (await import('./check-operation-paths.js')).checkOperationPaths(doc.model, options.loadPathOperations, report);
-    await (await import('./check-replacements.js')).checkReplacements(doc.model, report);
+    await (await import('./check-replacements.js')).checkReplacements(doc.model, report, profile.featureSet);
+    if (profile.featureSet === '1.1') await (await import('./check-selectors.js')).checkSelectors(doc.model, doc.raw, report);
     if (options.loadSourceWorkflows) await (await import('./check-source-workflows.js')).checkSourceWorkflows(doc.model, options.loadSourceWorkflows, report);
   }
   return sortFindings(locateFindings(report.findings, doc.locate));

@@ -113,6 +113,7 @@ function baseContext(program: StepProgram, input: RunStepInput): ExpressionConte
     workflows: workflowsIn(program.scope?.workflowKeys, input.workflows),
     sourceDescriptions: program.scope?.sourceDescriptions,
     components: program.scope?.components,
+    self: program.scope?.self,
   };
 }
 

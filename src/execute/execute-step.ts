@@ -64,7 +64,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     if (input.phase === 'judge') return judgeCall(program, input, deps.dryRun, deps.reporter);
     // Progress lines name a step of a nested call with the steps that called it: `callLogin/doLogin`.
     const shown = shownStepId(input, program.stepId);
-    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: workflowsIn(program.scope?.workflowKeys, input.workflows), sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components };
+    const base: ExpressionContext = { inputs: input.inputs, steps: input.steps, workflows: workflowsIn(program.scope?.workflowKeys, input.workflows), sourceDescriptions: program.scope?.sourceDescriptions, components: program.scope?.components, self: program.scope?.self };
     if (program.skippedCriteria.length > 0 && !warnedSkipped.has(program.index)) {
       warnedSkipped.add(program.index);
       for (const skipped of program.skippedCriteria) deps.reporter.warn(skipped);
@@ -118,6 +118,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       workflows: base.workflows,
       sourceDescriptions: base.sourceDescriptions,
       components: base.components,
+      self: base.self,
       request: requestData,
       response: responseData,
       statusCode: response.status,
@@ -186,13 +187,13 @@ function prepareRequest(program: StepProgram, ctx: ExpressionContext, dryRun: bo
     : undefined;
   const replacements = program.body?.replacements;
   if (body && replacements) {
-    const values: Array<{ target: string; value: unknown }> = [];
-    replacements.items.forEach(({ target, value }, i) => {
+    const values: Array<{ target: string; value: unknown; type?: string; version?: string }> = [];
+    replacements.items.forEach(({ target, value, ...how }, i) => {
       const missing = notGiven(value);
       if (missing !== undefined) return leftOut(`the replacement of ${JSON.stringify(target)}`, missing);
-      values.push({ target, value: renderPart(value, ctx, mode, () => `replacement ${i} (target ${JSON.stringify(target)})`, undefined) });
+      values.push({ target, ...how, value: renderPart(value, ctx, mode, () => `replacement ${i} (target ${JSON.stringify(target)})`, undefined) });
     });
-    body.payload = applyReplacements(body.payload, values, replacements.contentType, xpath);
+    body.payload = applyReplacements(body.payload, values, replacements.contentType, xpath, replacements.jsonpath);
   }
   const request = buildRequest(program.operation!, { baseUrl: program.baseUrl!, parameters, body });
   if (program.source?.auth) request.auth = program.source.auth;

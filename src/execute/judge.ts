@@ -17,6 +17,7 @@ export function expressionContext(context: WorkflowContext, scope?: DocumentScop
     workflows: workflowsIn(scope?.workflowKeys, context.run?.workflows),
     sourceDescriptions: scope?.sourceDescriptions,
     components: scope?.components,
+    self: scope?.self,
     request: data?.request,
     response: data?.response,
     statusCode: last?.statusCode,
@@ -69,7 +70,7 @@ export function createActionJudge(programs: readonly StepProgram[], workflowOutp
     },
     workflowOutputs(context) {
       const scope = programs[0]?.scope;
-      return evaluateWorkflowOutputs(workflowOutputs, { inputs: context.inputs, steps: context.steps, workflows: workflowsIn(scope?.workflowKeys, context.run.workflows), sourceDescriptions: scope?.sourceDescriptions, components: scope?.components });
+      return evaluateWorkflowOutputs(workflowOutputs, { inputs: context.inputs, steps: context.steps, workflows: workflowsIn(scope?.workflowKeys, context.run.workflows), sourceDescriptions: scope?.sourceDescriptions, components: scope?.components, self: scope?.self });
     },
   };
 }

@@ -16,6 +16,12 @@ export type ResponseSelector =
   | { part: 'body'; pointer: string[] }
   | { part: 'statusCode' };
 
+/** What `$message.` (Arazzo 1.1) can select: a header, or the payload (`dotted`: written `payload.a.b`, read as `payload#/a/b`). */
+export type MessageSelector = { part: 'header'; name: string } | { part: 'payload'; pointer: string[]; dotted: boolean };
+
+/** The runtime-expression grammar a document is read with: its `arazzo` feature set (1.1 adds `$message` and `$self`). */
+export type ExpressionDialect = '1.0' | '1.1';
+
 export type ComponentSection = 'parameters' | 'inputs' | 'successActions' | 'failureActions';
 
 interface Node {
@@ -44,5 +50,9 @@ export type Expression =
   | (Node & { kind: 'workflow'; workflowId: string; field: 'inputs' | 'outputs'; name: string; pointer: string[] })
   /** `$sourceDescriptions.<name>.<field>`. */
   | (Node & { kind: 'sourceDescription'; name: string; field: string })
+  /** `$message.header.<token>` or `$message.payload[#ptr]` (Arazzo 1.1): the message of an asynchronous step. */
+  | (Node & { kind: 'message'; selector: MessageSelector })
+  /** `$self` (Arazzo 1.1): the document's URI. */
+  | (Node & { kind: 'self' })
   /** `$components.<section>.<name>[#ptr]`. */
   | (Node & { kind: 'component'; section: ComponentSection; name: string; pointer: string[] });

@@ -37,6 +37,10 @@ export interface ExpressionContext {
   outputs?: Record<string, unknown>;
   workflows?: Record<string, { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }>;
   sourceDescriptions?: Record<string, Record<string, unknown>>;
+  /** Arazzo 1.1: the message of an asynchronous step (`$message.…`); none: such an expression resolves to nothing. */
+  message?: { headers: Record<string, string>; payload: unknown };
+  /** Arazzo 1.1: the document's URI (`$self`): its `$self` resolved against where it was read, else that location. */
+  self?: string;
   components?: {
     parameters?: Record<string, unknown>;
     inputs?: Record<string, unknown>;

@@ -5,6 +5,7 @@
  * A `{$…}` that does not parse as a runtime expression stays text (a regex quantifier is `{2}`).
  */
 import { splitEmbedded } from './compile-template.js';
+import type { ExpressionDialect } from './ast.js';
 import type { ExpressionContext } from './context.js';
 import { evaluateExpression } from './evaluate-expression.js';
 import { stringifyJson } from './stringify-json.js';
@@ -14,9 +15,9 @@ import type { EmbeddedExpression } from './template-ast.js';
 export type EmbeddedCondition = ReadonlyArray<string | EmbeddedExpression>;
 
 /** The condition's pieces, or undefined when it embeds no runtime expression. */
-export function embeddedIn(condition: string): EmbeddedCondition | undefined {
+export function embeddedIn(condition: string, dialect: ExpressionDialect = '1.0'): EmbeddedCondition | undefined {
   if (!condition.includes('{$')) return undefined;
-  const parts = splitEmbedded(condition, '', []);
+  const parts = splitEmbedded(condition, '', [], dialect);
   return parts.some((part) => typeof part !== 'string') ? parts : undefined;
 }
 

@@ -104,6 +104,13 @@ export function evaluateExpression(expr: Expression, ctx: ExpressionContext): un
     }
     case 'sourceDescription':
       return own(own(ctx.sourceDescriptions, expr.name), expr.field);
+    case 'message': {
+      const message = ctx.message;
+      if (message === undefined || message === null) return undefined;
+      return expr.selector.part === 'header' ? header(message.headers, expr.selector.name) : resolvePointer(message.payload, expr.selector.pointer);
+    }
+    case 'self':
+      return ctx.self;
     case 'component':
       return resolvePointer(named(own(ctx.components, expr.section), expr.name), expr.pointer);
   }

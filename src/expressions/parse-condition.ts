@@ -8,6 +8,7 @@ import { MEMO_LIMIT, deepFreeze } from './parse-expression.js';
 import type { Condition } from './condition-ast.js';
 import { ConditionSyntaxError } from './errors.js';
 import { tokenizeCondition, type ConditionToken } from './tokenize-condition.js';
+import type { ExpressionDialect } from './ast.js';
 
 /** How deep parentheses and `!` may nest; deeper is a syntax error, not a stack overflow. */
 export const MAX_CONDITION_DEPTH = 64;
@@ -130,15 +131,17 @@ class ConditionParser {
   }
 }
 
-/** Parses a `simple` criterion condition into an AST, parsing its expressions once. Throws ConditionSyntaxError. */
-export function parseCondition(source: string): Condition {
-  let parsed = parsedConditions.get(source);
+/** Parses a `simple` criterion condition into an AST, parsing its expressions once (in `dialect`, 1.0 by default). Throws ConditionSyntaxError. */
+export function parseCondition(source: string, dialect: ExpressionDialect = '1.0'): Condition {
+  const memo = dialect === '1.1' ? parsedConditions11 : parsedConditions;
+  let parsed = memo.get(source);
   if (parsed === undefined) {
-    parsed = deepFreeze(new ConditionParser(source, tokenizeCondition(source)).parse());
-    if (parsedConditions.size < MEMO_LIMIT) parsedConditions.set(source, parsed);
+    parsed = deepFreeze(new ConditionParser(source, tokenizeCondition(source, dialect)).parse());
+    if (memo.size < MEMO_LIMIT) memo.set(source, parsed);
   }
   return parsed;
 }
 
 /** One read-only tree per distinct condition (see parseExpression). */
 const parsedConditions = new Map<string, Condition>();
+const parsedConditions11 = new Map<string, Condition>();

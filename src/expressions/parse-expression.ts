@@ -3,12 +3,14 @@
  * section, plus `$workflow.inputs` and the `$steps.<id>.request|response` forms). Hand-written
  * and single-pass: the result is an AST, evaluated later without re-parsing.
  */
-import type { ComponentSection, Expression, RequestSelector, ResponseSelector } from './ast.js';
+import type { ComponentSection, Expression, ExpressionDialect, MessageSelector, RequestSelector, ResponseSelector } from './ast.js';
 import { ExpressionSyntaxError, PointerSyntaxError } from './errors.js';
 import { parsePointer } from './json-pointer.js';
 
 const ROOTS =
   '$url, $method, $statusCode, $request., $response., $inputs., $workflow.inputs., $outputs., $steps., $workflows., $sourceDescriptions. or $components.';
+const ROOTS_1_1 =
+  '$url, $method, $statusCode, $request., $response., $message., $inputs., $workflow.inputs., $outputs., $steps., $workflows., $sourceDescriptions., $components. or $self';
 
 const COMPONENT_SECTIONS: readonly ComponentSection[] = ['parameters', 'inputs', 'successActions', 'failureActions'];
 
@@ -57,7 +59,10 @@ function oneOf(words: readonly string[]): string {
 class ExpressionParser {
   private pos = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly dialect: ExpressionDialect = '1.0',
+  ) {}
 
   parse(): Expression {
     const expr = this.parsePrefix();
@@ -104,6 +109,14 @@ class ExpressionParser {
 
   private parseRoot(root: string): Expression {
     const source = this.text;
+    if (this.dialect === '1.1') {
+      if (root === 'self') return { kind: 'self', source };
+      if (root === 'message') {
+        this.dot();
+        return { kind: 'message', source, selector: this.messageSelector() };
+      }
+    }
+    const roots = this.dialect === '1.1' ? ROOTS_1_1 : ROOTS;
     switch (root) {
       case 'url':
       case 'method':
@@ -143,9 +156,9 @@ class ExpressionParser {
         return { kind: 'component', source, section, name: this.name('a component name'), pointer: this.pointer() };
       }
       case '':
-        return this.fail(`"$" must be followed by an expression name: ${ROOTS}`, 1);
+        return this.fail(`"$" must be followed by an expression name: ${roots}`, 1);
       default:
-        return this.fail(`unknown expression "$${root}": expected ${ROOTS}`, 1);
+        return this.fail(`unknown expression "$${root}": expected ${roots}`, 1);
     }
   }
 
@@ -187,6 +200,25 @@ class ExpressionParser {
     if (part === 'body') return { part, pointer: this.pointer() };
     this.dot();
     return { part, name: this.headerName() };
+  }
+
+  /**
+   * `header.<token>` or `payload[#ptr]`. The 1.1 text's own examples write `payload.orderId`: read
+   * as `payload#/orderId` (`dotted`, which validation warns of).
+   */
+  private messageSelector(): MessageSelector {
+    const part = this.keyword(['header', 'payload'], 'in a message reference');
+    if (part === 'header') {
+      this.dot();
+      return { part, name: this.headerName() };
+    }
+    if (this.text[this.pos] !== '.') return { part, pointer: this.pointer(), dotted: false };
+    const pointer: string[] = [];
+    while (this.text[this.pos] === '.') {
+      this.pos++;
+      pointer.push(this.take(isIdChar, 'a payload property name'));
+    }
+    return { part, pointer, dotted: true };
   }
 
   private headerName(): string {
@@ -253,12 +285,16 @@ class ExpressionParser {
   }
 }
 
-/** Parses one runtime expression (the whole string). Throws ExpressionSyntaxError. */
-export function parseExpression(source: string): Expression {
-  let parsed = parsedExpressions.get(source);
+/**
+ * Parses one runtime expression (the whole string) in a dialect: `1.0` (the default) or `1.1`,
+ * which adds `$message.…` and `$self`. Throws ExpressionSyntaxError.
+ */
+export function parseExpression(source: string, dialect: ExpressionDialect = '1.0'): Expression {
+  const memo = dialect === '1.1' ? parsedExpressions11 : parsedExpressions;
+  let parsed = memo.get(source);
   if (parsed === undefined) {
-    parsed = deepFreeze(new ExpressionParser(source).parse());
-    if (parsedExpressions.size < MEMO_LIMIT) parsedExpressions.set(source, parsed);
+    parsed = deepFreeze(new ExpressionParser(source, dialect).parse());
+    if (memo.size < MEMO_LIMIT) memo.set(source, parsed);
   }
   return parsed;
 }
@@ -268,6 +304,7 @@ export function parseExpression(source: string): Expression {
  * same expression: a 1000-step workflow writes `$response.body#/next` a thousand times.
  */
 const parsedExpressions = new Map<string, Expression>();
+const parsedExpressions11 = new Map<string, Expression>();
 /** Distinct sources kept; past it, trees are parsed and not kept (a document of generated expressions). */
 export const MEMO_LIMIT = 4096;
 
@@ -287,8 +324,8 @@ export function deepFreeze<T>(value: T): T {
  * condition may write them: `$response.body.data[0].id` is `$response.body` and the accessor
  * tokens `data`, `0`, `id` (applied like JSON pointer tokens). Throws ExpressionSyntaxError.
  */
-export function parseExpressionWithAccessors(source: string): { expression: Expression; access: string[] } {
-  const parser = new ExpressionParser(source);
+export function parseExpressionWithAccessors(source: string, dialect: ExpressionDialect = '1.0'): { expression: Expression; access: string[] } {
+  const parser = new ExpressionParser(source, dialect);
   const expression = parser.parsePrefix();
   const end = parser.position;
   if (end === source.length) return { expression, access: [] };

@@ -4,6 +4,8 @@ import type { Expression } from './ast.js';
 import type { Template } from './template-ast.js';
 import { UnresolvedExpressionError } from './errors.js';
 import { evaluateExpression } from './evaluate-expression.js';
+import { evaluateSelector } from './evaluate-selector.js';
+import { describeSelector } from './selector-object.js';
 import { stringifyJson } from './stringify-json.js';
 
 export interface RenderOptions {
@@ -54,6 +56,12 @@ function render(t: Template, ctx: ExpressionContext, keep: boolean, opts: Render
         out += opts.embed === undefined || value === part.raw ? text : opts.embed(text);
       }
       return out;
+    }
+    case 'selector': {
+      const result = evaluateSelector(t.selector, ctx);
+      if ('value' in result) return result.value;
+      if (keep) return t.selector.written;
+      throw new UnresolvedExpressionError(`${describeSelector(t.selector)} (${result.missing})`, t.pointer);
     }
     case 'array':
       return t.items.map((item) => render(item, ctx, keep, opts));

@@ -2,6 +2,7 @@
 import type { Expression } from './ast.js';
 import type { CompareOp, LiteralValue } from './condition-ast.js';
 import { ConditionSyntaxError, ExpressionSyntaxError } from './errors.js';
+import type { ExpressionDialect } from './ast.js';
 import { parseExpressionWithAccessors } from './parse-expression.js';
 
 export type ConditionToken = { offset: number; end: number } & (
@@ -31,7 +32,7 @@ function expressionEnd(text: string, start: number): number {
 }
 
 /** Tokenizes a condition. Throws ConditionSyntaxError. */
-export function tokenizeCondition(text: string): ConditionToken[] {
+export function tokenizeCondition(text: string, dialect: ExpressionDialect = '1.0'): ConditionToken[] {
   const tokens: ConditionToken[] = [];
   const fail = (message: string, at: number): never => {
     throw new ConditionSyntaxError(message, text, at);
@@ -61,13 +62,13 @@ export function tokenizeCondition(text: string): ConditionToken[] {
       fail(`"${ch}" is not an operator: use "${ch}${ch}"`, start);
     } else if (ch === '$') {
       i = expressionEnd(text, start);
-      tokens.push(expressionToken(text.slice(start, i), start, start, i, fail));
+      tokens.push(expressionToken(text.slice(start, i), start, start, i, fail, dialect));
     } else if (pair === '{$') {
       // `{$steps.Search Stations.outputs.id}`: braces let an expression hold spaces and operators.
       const close = text.indexOf('}', start);
       if (close < 0) fail('"{$" has no closing "}"', start);
       i = close + 1;
-      tokens.push(expressionToken(text.slice(start + 1, close), start + 1, start, i, fail));
+      tokens.push(expressionToken(text.slice(start + 1, close), start + 1, start, i, fail, dialect));
     } else if (ch === "'" || ch === '"') {
       i = readString(text, start, fail, tokens);
     } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
@@ -97,9 +98,9 @@ export function tokenizeCondition(text: string): ConditionToken[] {
 }
 
 /** An expression token for `source` (found at `at` in the condition), with its `.name` and `[0]` accessors. */
-function expressionToken(source: string, at: number, offset: number, end: number, fail: (message: string, at: number) => never): ConditionToken {
+function expressionToken(source: string, at: number, offset: number, end: number, fail: (message: string, at: number) => never, dialect: ExpressionDialect): ConditionToken {
   try {
-    const { expression, access } = parseExpressionWithAccessors(source);
+    const { expression, access } = parseExpressionWithAccessors(source, dialect);
     return { type: 'expression', expression, access, offset, end };
   } catch (error) {
     if (error instanceof ExpressionSyntaxError) return fail(error.message, at + error.offset);

@@ -2,7 +2,7 @@ import type { ArazzoDocument, Parameter, Reference, Step, Workflow } from '../ar
 import { isReference } from '../arazzo/model.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { ToolError } from '../errors/tool-error.js';
-import { compileTemplate } from '../expressions/compile-template.js';
+import { compileTemplate, type TemplateOptions } from '../expressions/compile-template.js';
 import type { ExpressionContext } from '../expressions/context.js';
 import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 import { usableServerUrl } from '../openapi/servers.js';
@@ -49,7 +49,7 @@ export interface StepProgram extends StepCriteria {
  * Arazzo source's document (v2) also has `workflowKeys`: its `$workflows.<id>` read the run's
  * workflows under their keys (workflows-view.ts).
  */
-export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions' | 'components'>> & { workflowKeys?: WorkflowKeys };
+export type DocumentScope = Required<Pick<ExpressionContext, 'sourceDescriptions' | 'components'>> & Pick<ExpressionContext, 'self'> & { workflowKeys?: WorkflowKeys };
 
 export { StepPreparationError } from './step-preparation-error.js';
 
@@ -98,10 +98,10 @@ export function findOperation(step: Step, sources: BoundSource[]): { operation: 
  * sources, its base URL chosen, parameter and body templates and outputs parsed. A step without an
  * operationId is left as it is, unless the profile (v1 by default) runs its operationPath or its
  * nested workflow; a profile that applies replacements compiles the body's. Template warnings (a `$` string that stays literal) are
- * appended to `warnings`. Throws StepPreparationError before any request is sent.
+ * appended to `warnings`; `templates` say how values are read (Arazzo 1.1: selectors, template-options.ts). Throws StepPreparationError before any request is sent.
  */
-export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[], profile: RunnerProfile = DEFAULT_PROFILE): void {
-  if (profile.runsNestedWorkflows && step.operationId === undefined && step.workflowId !== undefined) return compileCall(doc, workflow, step, program, warnings);
+export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[], profile: RunnerProfile = DEFAULT_PROFILE, templates: TemplateOptions = {}): void {
+  if (profile.runsNestedWorkflows && step.operationId === undefined && step.workflowId !== undefined) return compileCall(doc, workflow, step, program, warnings, templates);
   if (step.operationId === undefined && (!profile.runsOperationPaths || step.operationPath === undefined)) return;
   const stepId = program.stepId;
   const { operation, source } = findOperation(step, sources);
@@ -131,19 +131,19 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
     const parameter = isInherited ? inherited[i]! : own[i - inherited.length]!;
     const spec = declaredSpec(operation, parameter);
     const optional = spec === undefined ? isInherited : !spec.required && spec.in !== 'path';
-    program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local), optional });
+    program.parameters.push({ name: parameter.name ?? '', in: parameter.in, value: compileTemplate(parameter.value, local, templates), optional });
     for (let w = 0; w < local.length; w++) warnings.push({ ...local[w]!, pointer: `${parameter.pointer}/value${local[w]!.pointer}` });
     local.length = 0;
   }
   if (step.requestBody) {
     const local: TemplateWarning[] = [];
-    program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local) };
+    program.body = { contentType: step.requestBody.contentType, payload: compileTemplate(step.requestBody.payload, local, templates) };
     for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
     if (profile.appliesReplacements && step.requestBody.replacements.length > 0) {
-      program.body.replacements = compileReplacements(step.requestBody, step.requestBody.contentType ?? operation.requestBody?.contentTypes[0], warnings);
+      program.body.replacements = compileReplacements(step.requestBody, step.requestBody.contentType ?? operation.requestBody?.contentTypes[0], warnings, templates);
     }
   }
-  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
+  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings, templates);
   if (profile.runsStepTimeouts && step.timeout !== undefined) program.timeoutMs = step.timeout;
 }
 
@@ -157,32 +157,38 @@ function setsQuery(parameter: { in?: string | undefined }): boolean {
  * (their `in` is ignored) over the caller's workflow-level parameters (optional: one that resolves
  * to nothing is left out); the step's outputs read `$outputs` of the call.
  */
-function compileCall(doc: ArazzoDocument, workflow: Workflow, step: Step, program: StepProgram, warnings: TemplateWarning[]): void {
+function compileCall(doc: ArazzoDocument, workflow: Workflow, step: Step, program: StepProgram, warnings: TemplateWarning[], templates: TemplateOptions): void {
   const own = step.parameters.map((p) => resolveParameter(doc, p, program.stepId));
   const inherited = workflow.parameters.map((p) => resolveParameter(doc, p, program.stepId)).filter((w) => !own.some((p) => p.name === w.name));
   for (const parameter of [...inherited, ...own]) {
     const local: TemplateWarning[] = [];
-    program.parameters.push({ name: parameter.name ?? '', value: compileTemplate(parameter.value, local), optional: inherited.includes(parameter) });
+    program.parameters.push({ name: parameter.name ?? '', value: compileTemplate(parameter.value, local, templates), optional: inherited.includes(parameter) });
     for (const w of local) warnings.push({ ...w, pointer: `${parameter.pointer}/value${w.pointer}` });
   }
-  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings);
+  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings, templates);
 }
 
 /**
  * `$sourceDescriptions.<name>.url` (the description's absolute path or URL), `.type`, `.name`
  * and `.<operationId>` (the operation's id, when the source has it); `$components.parameters.<name>`
  * (the parameter object as written) and `$components.inputs.<name>`. Built once per workflow run.
+ * With `operationsFirst` (Arazzo 1.1, "Source Description Expression Resolution") an operationId
+ * named like a field (`url`) wins over the field; otherwise the field wins.
  */
-export function documentScope(doc: ArazzoDocument, sources: BoundSource[]): DocumentScope {
+export function documentScope(doc: ArazzoDocument, sources: BoundSource[], operationsFirst = false): DocumentScope {
   const sourceDescriptions: DocumentScope['sourceDescriptions'] = {};
   for (const source of doc.sourceDescriptions) {
     if (source.name === undefined) continue;
     const bound = sources.find((s) => s.name === source.name);
     const fields: Record<string, unknown> = {};
-    for (const operationId of bound?.description.operations.keys() ?? []) define(fields, operationId, operationId);
+    const operations = () => {
+      for (const operationId of bound?.description.operations.keys() ?? []) define(fields, operationId, operationId);
+    };
+    if (!operationsFirst) operations();
     define(fields, 'name', source.name);
     define(fields, 'url', bound?.description.location ?? source.url);
     define(fields, 'type', source.type ?? 'openapi');
+    if (operationsFirst) operations();
     define(sourceDescriptions, source.name, fields);
   }
   const parameters: Record<string, unknown> = {};

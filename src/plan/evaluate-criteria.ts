@@ -21,6 +21,10 @@ import { compileRegexCriterion, regexHolds } from '../expressions/regex-criterio
 import { NO_REGEX_TESTER, type RegexTester } from '../expressions/regex-tester.js';
 import { checkXPath, xpathHolds } from '../expressions/xpath-criterion.js';
 import { codeSpan } from '../output/code-span.js';
+import { structured } from '../expressions/evaluate-selector.js';
+import { parsePointer, resolvePointer } from '../expressions/json-pointer.js';
+import { libraryVersion } from '../expressions/selector-object.js';
+import { readsSelectors } from './template-options.js';
 
 /** A `simple` criterion: a condition in Arazzo's condition language. */
 export interface SimpleCriterion {
@@ -67,8 +71,14 @@ export interface XPathCriterion extends TypedCriterionBase {
   warn: (message: string) => void;
 }
 
+/** A `jsonpointer` criterion (Arazzo 1.1): holds when the pointer names a value in the context. */
+export interface JsonPointerCriterion extends TypedCriterionBase {
+  kind: 'jsonpointer';
+  warn: (message: string) => void;
+}
+
 /** A criterion ready to evaluate. */
-export type Criterion = SimpleCriterion | RegexCriterion | JsonPathCriterion | XPathCriterion;
+export type Criterion = SimpleCriterion | RegexCriterion | JsonPathCriterion | XPathCriterion | JsonPointerCriterion;
 
 /** Criteria that must all hold: a step's success criteria, or one action's. */
 export type CriteriaSet = readonly Criterion[];
@@ -109,11 +119,14 @@ export function unsupportedCriterion(criterion: CriterionObject, profile: Runner
  */
 export function prepareCriterion(criterion: CriterionObject, options: CriteriaOptions = { profile: DEFAULT_PROFILE }): Criterion {
   const source = criterion.condition ?? '';
-  if (!options.profile.evaluatesTypedCriteria || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source), source };
-  const context = criterion.context === undefined || criterion.context.trim() === '' ? undefined : parseExpression(criterion.context.trim());
+  const dialect = options.profile.featureSet;
+  if (!options.profile.evaluatesTypedCriteria || criterion.type === 'simple') return { kind: 'simple', condition: parseCondition(source, dialect), source };
+  const context = criterion.context === undefined || criterion.context.trim() === '' ? undefined : parseExpression(criterion.context.trim(), dialect);
+  // Arazzo 1.1 names each type's default version (rfc9535, xpath-31, rfc6901): the libraries take none for it.
+  const version = readsSelectors(options.profile) ? libraryVersion(criterion.type, criterion.version) : criterion.version;
   const warn = options.warn ?? (() => undefined);
   // A condition with `{$…}` expressions is compiled once they have values; now, with stand-ins for them.
-  const embedded = embeddedIn(source);
+  const embedded = embeddedIn(source, dialect);
   const compiled = <T>(compile: (text: string) => T): T | undefined => {
     if (embedded === undefined) return compile(source);
     checkWithPlaceholders(embedded, compile);
@@ -126,18 +139,21 @@ export function prepareCriterion(criterion: CriterionObject, options: CriteriaOp
     case 'jsonpath': {
       const library = options.libraries?.jsonpath;
       if (!library) throw new Error('the jsonpath library was not loaded');
-      const compile = (text: string) => compileJsonPath(library, text, criterion.version);
+      const compile = (text: string) => compileJsonPath(library, text, version);
       return { kind: 'jsonpath', ...typed, query: compiled(compile) ?? lastFew(compile) };
     }
     case 'xpath': {
       const library = options.libraries?.xpath;
       if (!library) throw new Error('the xpath library was not loaded');
-      compiled((text) => checkXPath(library, text, criterion.version));
+      compiled((text) => checkXPath(library, text, version));
       return { kind: 'xpath', ...typed, expression: source, library };
     }
-    default:
-      throw new Error(`criterion type "${criterion.type}" is not one of simple, regex, jsonpath, xpath`);
+    case 'jsonpointer':
+      if (!readsSelectors(options.profile)) break;
+      compiled(parsePointer);
+      return { kind: 'jsonpointer', ...typed };
   }
+  throw new Error(`criterion type "${criterion.type}" is not one of simple, regex, jsonpath, xpath${readsSelectors(options.profile) ? ', jsonpointer' : ''}`);
 }
 
 /**
@@ -208,6 +224,15 @@ function holds(criterion: Criterion, ctx: ExpressionContext): boolean {
       const verdict = xpathHolds(criterion.library, text, contextValue(criterion, ctx));
       return verdict.reason === undefined ? verdict.holds : doesNotHold(verdict.reason);
     }
+    case 'jsonpointer': {
+      const value = structured(contextValue(criterion, ctx));
+      if (value === undefined) return false;
+      try {
+        return resolvePointer(value, parsePointer(text)) !== undefined;
+      } catch (error) {
+        return doesNotHold(`with its expressions filled in, ${codeSpan(text)} is not a JSON pointer: ${(error as Error).message}`);
+      }
+    }
   }
 }
 
@@ -225,7 +250,7 @@ function lastFew<T>(compile: (text: string) => T): (text: string) => T {
   };
 }
 
-function contextValue(criterion: RegexCriterion | JsonPathCriterion | XPathCriterion, ctx: ExpressionContext): unknown {
+function contextValue(criterion: Exclude<Criterion, SimpleCriterion>, ctx: ExpressionContext): unknown {
   return criterion.context === undefined ? undefined : evaluateExpression(criterion.context, ctx);
 }
 

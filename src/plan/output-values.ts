@@ -1,4 +1,4 @@
-import { compileTemplate } from '../expressions/compile-template.js';
+import { compileTemplate, type TemplateOptions } from '../expressions/compile-template.js';
 import type { ExpressionContext } from '../expressions/context.js';
 import { escapePointerToken } from '../expressions/json-pointer.js';
 import { renderTemplate } from '../expressions/render-template.js';
@@ -7,11 +7,11 @@ import type { Template, TemplateWarning } from '../expressions/template-ast.js';
 /** Compiled `outputs` of a step or workflow: name and value template, parsed once. */
 export type CompiledOutputs = Array<[name: string, value: Template]>;
 
-/** Compiles an `outputs` map; a `$` string that does not parse stays literal and is added to `warnings`. */
-export function compileOutputs(outputs: Record<string, unknown>, pointer: string, warnings: TemplateWarning[]): CompiledOutputs {
+/** Compiles an `outputs` map (in 1.1 a value may be a Selector Object, `templates`); a `$` string that does not parse stays literal and is added to `warnings`. */
+export function compileOutputs(outputs: Record<string, unknown>, pointer: string, warnings: TemplateWarning[], templates: TemplateOptions = {}): CompiledOutputs {
   return Object.entries(outputs).map(([name, value]) => {
     const local: TemplateWarning[] = [];
-    const template = compileTemplate(value, local);
+    const template = compileTemplate(value, local, templates);
     for (const w of local) warnings.push({ ...w, pointer: `${pointer}/${escapePointerToken(name)}${w.pointer}` });
     return [name, template];
   });

@@ -64,6 +64,7 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
       keyOf: (reference) => references.get(reference)?.key ?? (ids.includes(reference) ? document.prefix + reference : undefined),
       workflowKeys: workflowKeysOf(document.prefix, ids),
       text: document.loaded.text,
+      location: document.loaded.absolutePath,
     });
     if (own !== warnings) documents.warnTemplates(document, own);
     prepared.plan.key = key;

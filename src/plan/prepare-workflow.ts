@@ -7,6 +7,7 @@ import { compileStep, documentScope, stepsWithDataRead, type StepProgram } from 
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
 import { optionalInputs } from './optional-inputs.js';
+import { documentUri, readsSelectors, templateOptionsFor } from './template-options.js';
 import { planStep, stepIndexOf, type WorkflowKeyOf } from './plan-workflow.js';
 import type { WorkflowKeys } from './workflows-view.js';
 
@@ -26,7 +27,7 @@ export interface PreparedWorkflow {
  * plans the steps and gives the criterion libraries. `calls` gives the keys of the workflows the
  * steps name (planStep's `keyOf`) and, for an Arazzo source's workflow, the keys `$workflows`
  * reads; `text` is the document's text, when it was read from one (a faster search for the steps
- * whose request or response a later expression reads). Throws PlanError or StepPreparationError before any request is sent.
+ * whose request or response a later expression reads), `location` where it was read (`$self`). Throws PlanError or StepPreparationError before any request is sent.
  */
 export function prepareWorkflow(
   doc: ArazzoDocument,
@@ -34,12 +35,16 @@ export function prepareWorkflow(
   sources: BoundSource[],
   warnings: TemplateWarning[],
   criteria: CriteriaOptions = { profile: DEFAULT_PROFILE },
-  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys; text?: string } = {},
+  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys; text?: string; location?: string } = {},
 ): PreparedWorkflow {
   const index = stepIndexOf(workflow);
   const dataRead = stepsWithDataRead(doc, workflow, calls.text);
-  const scope = documentScope(doc, sources);
+  const arazzo11 = readsSelectors(criteria.profile);
+  const templates = templateOptionsFor(criteria.profile, criteria.libraries);
+  const scope = documentScope(doc, sources, arazzo11);
   if (calls.workflowKeys) scope.workflowKeys = calls.workflowKeys;
+  const self = arazzo11 ? documentUri(doc.self, calls.location) : undefined;
+  if (self !== undefined) scope.self = self;
   const optional = criteria.profile.typesInputs ? optionalInputs(doc, workflow) : undefined;
   const steps = [];
   const programs: StepProgram[] = [];
@@ -57,11 +62,11 @@ export function prepareWorkflow(
       scope,
     };
     steps.push(compactLists(planStep(doc, workflow, step, index, program, criteria, calls.keyOf)));
-    compileStep(doc, workflow, step, sources, program, warnings, criteria.profile);
+    compileStep(doc, workflow, step, sources, program, warnings, criteria.profile, templates);
     if (optional !== undefined && optional.size > 0) program.optionalInputs = optional;
     programs.push(compactLists(program));
   }
-  const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings);
+  const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings, templates);
   return { plan: { workflowId: workflow.workflowId ?? '', steps }, programs, outputs };
 }
 

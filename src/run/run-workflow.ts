@@ -329,7 +329,7 @@ async function compileRun(
   const run = prepareRunModule ? await prepareRunModule.prepareRun(documents!, workflow, templateWarnings) : undefined;
   if (documents && opts.binds) refuseUnusedIncludedBinds(opts.binds, documents.openedSources());
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
-  const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text });
+  const { plan, programs, outputs } = run ? run.workflows.get(run.entry)! : prepareWorkflow(doc.model, workflow, sources, templateWarnings, criteria, { text: doc.text, location: doc.absolutePath });
   for (const w of templateWarnings) reporter.warn(`${doc.file}${where(doc, w.pointer)}: ${w.message} (kept as a literal string)`);
   const compiled: CompiledRun = { plan, judge: createActionJudge(programs, outputs), programs, inputs, stepPositions: inGitHubActions(io.env) ? stepPositions(doc, workflow) : NO_POSITIONS };
   return run ? { ...compiled, run } : compiled;

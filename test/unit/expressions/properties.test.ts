@@ -92,7 +92,7 @@ describe('properties', () => {
   });
 
   it('evaluation never throws for missing or oddly shaped data, and conditions only with ConditionEvaluationError', () => {
-    const parsed = EXPRESSIONS.map(parseExpression);
+    const parsed = EXPRESSIONS.map((source) => parseExpression(source));
     const ops = ['==', '!=', '<', '<=', '>', '>='];
     fc.assert(
       fc.property(anyContext, fc.constantFrom(...EXPRESSIONS), fc.constantFrom(...ops), fc.constantFrom(...EXPRESSIONS), (ctx, left, op, right) => {
