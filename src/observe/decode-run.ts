@@ -127,6 +127,10 @@ export function executorEvents(bus: RunEvents, inner?: StepReporter): { reporter
       bus.emit({ type: 'step.failedEarly', stepId, reason });
       inner?.stepFailedEarly(stepId, reason);
     },
+    messageDone(stepId, note) {
+      bus.emit({ type: 'step.message', stepId, ...note });
+      inner?.messageDone(stepId, note);
+    },
     callDone(stepId, workflowId, ok, reason) {
       bus.emit(withOptional({ type: 'call.ended', stepId, workflowId, ok }, { reason }));
       inner?.callDone(stepId, workflowId, ok, reason);

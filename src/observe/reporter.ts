@@ -9,6 +9,7 @@ import { actionLine, exchangeLines, failureLines, transportRetryLine, type Actio
 import { failureMessage } from './failure-message.js';
 import type { RunEvents } from './run-events.js';
 import { checkLines, type ResponseCheck } from './response-checks.js';
+import type { MessageNote } from './run-events.js';
 
 /** Bytes of each body --verbose shows, unless --tool-body-limit says otherwise. */
 export const DEFAULT_BODY_LIMIT = 4096;
@@ -21,6 +22,8 @@ export interface Reporter {
   /** `checks`: how the response compares with its operation (--checks); warn mode prints a warning per mismatch. */
   stepDone(stepId: string, request: HttpRequest, response: HttpResponse | undefined, ok: boolean, reason?: string, checks?: ResponseCheck): void;
   stepFailedEarly(stepId: string, reason: string): void;
+  /** An asynchronous step (Arazzo 1.1) sent or received its message, launched its receive, or failed on its channel. */
+  messageDone(stepId: string, note: MessageNote): void;
   /** A nested workflow step (v2) is done: the workflow it called, and whether the step succeeded. */
   callDone(stepId: string, workflowId: string, ok: boolean, reason?: string): void;
   /** After `stepDone`, for a failed step (or every step with --verbose): what was sent and received, and why the criteria failed. */
@@ -42,6 +45,7 @@ export function narrateOnStderr(bus: RunEvents, reporter: Reporter): void {
   bus.on('request.dryRun', (event) => reporter.dryRun(event.stepId, event.request));
   bus.on('step.response', (event) => reporter.stepDone(event.stepId, event.request, event.response, event.ok, event.reason, event.checks));
   bus.on('step.failedEarly', (event) => reporter.stepFailedEarly(event.stepId, event.reason));
+  bus.on('step.message', ({ type: _, stepId, ...note }) => reporter.messageDone(stepId, note));
   bus.on('call.ended', (event) => reporter.callDone(event.stepId, event.workflowId, event.ok, event.reason));
   bus.on('step.explained', (event) => reporter.exchange(event.stepId, event.exchange));
   bus.on('request.retry', (event) => reporter.transportRetry(event.stepId, event.retry));
@@ -114,6 +118,14 @@ export function createReporter(stderr: Writable, style: Style, opts: ReporterOpt
       progress(`${mark} ${printableLine(stepId)} ${shown.method} ${shown.url} ${ok ? style.green(status) : style.red(status)}${timing}${why}`);
     },
     stepFailedEarly: (stepId, reason) => progress(`${style.red('✗')} ${printableLine(stepId)}: ${printableLine(reason, values)}`),
+    messageDone(stepId, note) {
+      if (note.ok) held = undefined;
+      const mark = note.action === 'launch' ? style.dim('…') : note.ok ? style.green('✓') : style.red('✗');
+      const what = note.action === 'launch' ? 'receive in flight on' : note.action === 'send' ? 'sent on' : 'received on';
+      const why = !note.ok && note.reason ? `: ${printableLine(note.reason, values)}` : '';
+      const timing = note.action === 'launch' ? '' : style.dim(` ${formatMs(note.durationMs)}`);
+      progress(`${mark} ${printableLine(stepId)} ${what} ${printableLine(note.channel, values)} (${printableLine(note.server, values)})${timing}${why}`);
+    },
     callDone(stepId, workflowId, ok, reason) {
       if (ok) held = undefined;
       const why = !ok && reason ? `: ${printableLine(reason, values)}` : '';

@@ -133,6 +133,25 @@ export interface StepAnswered {
   checks?: ResponseCheck;
 }
 
+/** What an asynchronous step (Arazzo 1.1, AsyncAPI) did on its channel: a send handed over, a receive launched (in flight) or ended. */
+export interface MessageNote {
+  action: 'send' | 'receive' | 'launch';
+  /** The channel address. */
+  channel: string;
+  /** The broker or server URL (without credentials). */
+  server: string;
+  ok: boolean;
+  reason?: string;
+  /** Milliseconds from the step's start (a receive: from its launch) to this note. */
+  durationMs: number;
+}
+
+/** An asynchronous step's message was sent or received, or its wait failed. */
+export interface StepMessage extends MessageNote {
+  type: 'step.message';
+  stepId: string;
+}
+
 /** A step failed before sending anything (an expression, a body, a nested call's inputs). */
 export interface StepFailedEarly {
   type: 'step.failedEarly';
@@ -201,6 +220,7 @@ export type RunEvent =
   | RequestPlanned
   | StepAnswered
   | StepFailedEarly
+  | StepMessage
   | RequestRetried
   | CallEnded
   | CriteriaJudged

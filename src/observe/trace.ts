@@ -183,6 +183,12 @@ export function createTracer(out: Writable, plan: WorkflowPlan, options: TracerO
       write('step', { ...fields, ...counters });
     });
     bus.on('step.failedEarly', ({ stepId, reason }) => write('step', { stepId, status: 0, ok: false, reason: masked(reason), ...counters }));
+    // Arazzo 1.1 asynchronous steps: a launch, then the send or receive, each with the channel (a receive in flight overlaps the steps between).
+    bus.on('step.message', ({ stepId, action, channel, server, ok, reason, durationMs }) => {
+      const fields: Record<string, unknown> = { stepId, message: action, channel: masked(channel), server: masked(server), ok, durationMs: Math.round(durationMs * 1000) / 1000 };
+      if (!ok && reason !== undefined) fields.reason = masked(reason);
+      write('step', { ...fields, ...counters });
+    });
   };
   const own = ownEvents(subscribe);
 

@@ -1,5 +1,6 @@
 /** The registry as the workflow binder sees it: name -> base URL and auth hook. */
 
+import { urlOrigin } from '../config/validate-input.js';
 import { authHookFor } from '../auth/auth-hook-for.js';
 import { once } from '../auth/resolve-secret.js';
 import type { ApiEntry } from '../config/api-entry.js';
@@ -45,7 +46,7 @@ export async function loadApiLookup(deps: { env: Record<string, string | undefin
  */
 function orphanGuarded(paths: ConfigPaths, entry: ApiEntry, hook: AuthHook | undefined): AuthHook {
   const checked = once(() => refuseOrphanCredential(paths, entry));
-  const inner: AuthHook = hook ?? { origin: new URL(entry.baseUrl).origin, describe: () => 'none', secretNames: () => [], apply: async () => undefined };
+  const inner: AuthHook = hook ?? { origin: urlOrigin(entry.baseUrl), describe: () => 'none', secretNames: () => [], apply: async () => undefined };
   return {
     ...inner,
     async apply(req, ctx) {

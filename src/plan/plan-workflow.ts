@@ -6,7 +6,8 @@ import { sourceWorkflow } from '../arazzo/workflow-references.js';
 import { ToolError } from '../errors/tool-error.js';
 import { criteriaCanFail, prepareCriterion, unsupportedCriterion, type CriteriaOptions, type CriteriaSet, type Criterion } from './evaluate-criteria.js';
 import { codeSpan } from '../output/code-span.js';
-import { compileTemplate } from '../expressions/compile-template.js';
+import { compileTemplate, type TemplateOptions } from '../expressions/compile-template.js';
+import { templateOptionsFor } from './template-options.js';
 import type { Template } from '../expressions/template-ast.js';
 import { resolveParameter } from './resolve-parameter.js';
 
@@ -200,7 +201,7 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
     if (profile.passesActionParameters && action.parameters.length > 0) {
       const inputs = (stepCriteria.actionInputs ??= []);
       plan.inputsId = inputs.length;
-      inputs.push(compileActionInputs(doc, action, stepId));
+      inputs.push(compileActionInputs(doc, action, stepId, templateOptionsFor(profile, options.libraries)));
     }
   }
   if (type === 'goto' && action.workflowId !== undefined) {
@@ -229,10 +230,10 @@ function planAction(doc: ArazzoDocument, workflow: Workflow, stepId: string, act
 }
 
 /** An action's parameters as inputs: name and value template (a `$components.parameters` reference resolved; `in` is a validation error, ignored here). */
-function compileActionInputs(doc: ArazzoDocument, action: Action, stepId: string): ActionInputs {
+function compileActionInputs(doc: ArazzoDocument, action: Action, stepId: string, templates: TemplateOptions): ActionInputs {
   return action.parameters.map((entry) => {
     const parameter = resolveParameter(doc, entry, stepId);
-    return { name: parameter.name ?? '', value: compileTemplate(parameter.value) };
+    return { name: parameter.name ?? '', value: compileTemplate(parameter.value, [], templates) };
   });
 }
 

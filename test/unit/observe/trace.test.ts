@@ -30,6 +30,7 @@ const silent: Reporter = {
   dryRun: () => undefined,
   stepDone: () => undefined,
   stepFailedEarly: () => undefined,
+  messageDone: () => undefined,
   callDone: () => undefined,
   exchange: () => undefined,
   transportRetry: () => undefined,
