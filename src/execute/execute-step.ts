@@ -27,6 +27,16 @@ import { workflowsIn } from '../plan/workflows-view.js';
 import { codeSpan } from '../output/code-span.js';
 import { encodeFormValue } from '../openapi/query-string.js';
 import { startStepTimeout, timeoutReason } from './step-timeout.js';
+import type { AsyncSession } from './async-session.js';
+import type { MessageStepRunner } from './message-step.js';
+
+/** The runner of the workflow's asynchronous steps, loaded with its first one (a run without any never loads it). */
+async function messageRunner(deps: StepExecutorDeps): Promise<MessageStepRunner> {
+  const session = deps.asyncSession;
+  if (session === undefined) throw new Error('an asynchronous step needs the run\'s async session');
+  const { createMessageStepRunner } = await import('./message-step.js');
+  return createMessageStepRunner({ session, reporter: deps.reporter, dryRun: deps.dryRun, programs: deps.programs, ...(deps.now ? { now: deps.now } : {}) });
+}
 
 export interface StepExecutorDeps {
   programs: StepProgram[];
@@ -41,6 +51,8 @@ export interface StepExecutorDeps {
   now?: () => number;
   /** --checks warn|fail: compares each response with the operation's declared responses (absent: off, or a dry run). */
   checkResponse?: ResponseChecker;
+  /** Arazzo 1.1: the run's broker connections, for asynchronous steps (opened on first use). */
+  asyncSession?: () => AsyncSession;
 }
 
 /** Runs one step body: render, build, send (or print, in dry-run), judge the success criteria, evaluate outputs. */
@@ -58,6 +70,8 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
     program.body?.replacements && replacesXml(program.body.replacements)
       ? (xpath ??= import('../expressions/criterion-libraries.js').then(async (m) => (await m.loadCriterionLibraries(['xpath'])).xpath))
       : undefined;
+  // Arazzo 1.1 asynchronous steps, run by message-step.ts (made on the first one).
+  let messages: Promise<MessageStepRunner> | undefined;
   return async (input, signal) => {
     const program = deps.programs[input.stepIndex]!;
     if (input.phase === 'call') return prepareCall(program, input, deps.dryRun, deps.reporter);
@@ -69,6 +83,7 @@ export function createStepExecutor(deps: StepExecutorDeps): StepExecutor {
       warnedSkipped.add(program.index);
       for (const skipped of program.skippedCriteria) deps.reporter.warn(skipped);
     }
+    if (program.async) return (await (messages ??= messageRunner(deps)))(program, input, base, shown, signal, await xpathFor(program));
 
     let request: HttpRequest;
     let requestData: RequestData;

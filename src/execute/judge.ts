@@ -10,7 +10,7 @@ import { UnresolvedExpressionError } from '../expressions/errors.js';
 
 /** The expression context of the step being judged: workflow inputs, earlier steps, and this step's request and response. */
 export function expressionContext(context: WorkflowContext, scope?: DocumentScope, last: StepOutcome | undefined = context.last): ExpressionContext {
-  const data = last?.data as { request?: RequestData; response?: ResponseData } | undefined;
+  const data = last?.data as { request?: RequestData; response?: ResponseData; message?: ExpressionContext['message'] } | undefined;
   return {
     inputs: context.inputs,
     steps: context.steps,
@@ -20,6 +20,8 @@ export function expressionContext(context: WorkflowContext, scope?: DocumentScop
     self: scope?.self,
     request: data?.request,
     response: data?.response,
+    // Arazzo 1.1: an asynchronous step's message, for its actions' criteria.
+    message: data?.message,
     statusCode: last?.statusCode,
     outputs: context.outputs,
   };

@@ -160,10 +160,11 @@ function sameDescription(spec: string | undefined, location: string): boolean {
  * BindingError for an unknown API, and for an unknown source of the run's document (a bind with a
  * `.` is for an included document), listing the known ones.
  */
-function bindsToApis(doc: LoadedDocument, registry: ApiLookup, binds: ReadonlyMap<string, string>, prefix: string): Map<string, RegisteredApi> {
+export function bindsToApis(doc: LoadedDocument, registry: ApiLookup, binds: ReadonlyMap<string, string>, prefix: string): Map<string, RegisteredApi> {
   const apis = new Map<string, RegisteredApi>();
   if (binds.size === 0) return apis;
-  const openapi = doc.model.sourceDescriptions.filter((s) => isOpenApiSource(s) && s.url !== undefined).flatMap((s) => (s.name === undefined ? [] : [s.name]));
+  // OpenAPI sources bind to APIs, and (Arazzo 1.1) AsyncAPI sources to brokers (async-sources.ts).
+  const openapi = doc.model.sourceDescriptions.filter((s) => (isOpenApiSource(s) || s.type === 'asyncapi') && s.url !== undefined).flatMap((s) => (s.name === undefined ? [] : [s.name]));
   for (const [key, apiName] of binds) {
     const name = ownSource(key, prefix);
     if (name === undefined) continue;
@@ -173,7 +174,7 @@ function bindsToApis(doc: LoadedDocument, registry: ApiLookup, binds: ReadonlyMa
       const other = doc.model.sourceDescriptions.find((s) => s.name === name);
       throw new BindingError(
         other
-          ? `--tool-bind ${name}=${apiName}: source "${name}" is of type ${other.type ?? ''}; only OpenAPI sources are bound to APIs`
+          ? `--tool-bind ${name}=${apiName}: source "${name}" is of type ${other.type ?? ''}; only OpenAPI and AsyncAPI sources are bound to APIs`
           : `--tool-bind ${name}=${apiName}: ${doc.file} has no source named "${name}"${didYouMean(name, openapi)}`,
         `Its OpenAPI sources: ${openapi.join(', ') || 'none'}`,
         'UNKNOWN_BIND_SOURCE',

@@ -14,6 +14,8 @@ import type { WorkflowKeys } from './workflows-view.js';
 import { compileOutputs, type CompiledOutputs } from './output-values.js';
 import type { StepCriteria } from './plan-workflow.js';
 import { resolveParameter } from './resolve-parameter.js';
+import type { AsyncSource } from './async-sources.js';
+import { compileAsyncStep, isAsyncStep, type AsyncProgram } from './compile-async-step.js';
 import { StepPreparationError } from './step-preparation-error.js';
 
 /** Everything a step needs at run time, prepared once before the first request (prepare-workflow.ts). */
@@ -38,6 +40,8 @@ export interface StepProgram extends StepCriteria {
   callInputs?: (inputs: Record<string, unknown>) => { inputs: Record<string, unknown> } | { reason: string };
   /** What `$sourceDescriptions.…` and `$components.…` resolve to; one object shared by every step of the workflow. */
   scope?: DocumentScope;
+  /** Arazzo 1.1: an asynchronous step's message (send or receive on an AsyncAPI channel); such a step has no operation. */
+  async?: AsyncProgram;
   /** Arazzo 1.1 `timeout`: the step's request (transport retries included) is aborted after this many milliseconds, and the step fails. */
   timeoutMs?: number;
   /** Inputs the workflow's schema declares and does not require (v2; optional-inputs.ts): a request part that is one of them, not given, is left out. */
@@ -100,8 +104,19 @@ export function findOperation(step: Step, sources: BoundSource[]): { operation: 
  * nested workflow; a profile that applies replacements compiles the body's. Template warnings (a `$` string that stays literal) are
  * appended to `warnings`; `templates` say how values are read (Arazzo 1.1: selectors, template-options.ts). Throws StepPreparationError before any request is sent.
  */
-export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step, sources: BoundSource[], program: StepProgram, warnings: TemplateWarning[], profile: RunnerProfile = DEFAULT_PROFILE, templates: TemplateOptions = {}): void {
+export function compileStep(
+  doc: ArazzoDocument,
+  workflow: Workflow,
+  step: Step,
+  sources: BoundSource[],
+  program: StepProgram,
+  warnings: TemplateWarning[],
+  profile: RunnerProfile = DEFAULT_PROFILE,
+  templates: TemplateOptions = {},
+  asyncSources: readonly AsyncSource[] = [],
+): void {
   if (profile.runsNestedWorkflows && step.operationId === undefined && step.workflowId !== undefined) return compileCall(doc, workflow, step, program, warnings, templates);
+  if (profile.featureSet === '1.1' && isAsyncStep(step, asyncSources)) return compileMessageStep(doc, workflow, step, asyncSources, program, warnings, profile, templates);
   if (step.operationId === undefined && (!profile.runsOperationPaths || step.operationPath === undefined)) return;
   const stepId = program.stepId;
   const { operation, source } = findOperation(step, sources);
@@ -146,6 +161,24 @@ export function compileStep(doc: ArazzoDocument, workflow: Workflow, step: Step,
   program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings, templates);
   if (profile.runsStepTimeouts && step.timeout !== undefined) program.timeoutMs = step.timeout;
 }
+
+/** An Arazzo 1.1 asynchronous step: its message (compile-async-step.ts), its body as an HTTP step's, its outputs. */
+function compileMessageStep(doc: ArazzoDocument, workflow: Workflow, step: Step, asyncSources: readonly AsyncSource[], program: StepProgram, warnings: TemplateWarning[], profile: RunnerProfile, templates: TemplateOptions): void {
+  const own = step.parameters.map((p) => resolveParameter(doc, p, program.stepId));
+  // The workflow's header parameters reach its message steps too (the step's own of the same name win).
+  const inherited = workflow.parameters.map((p) => resolveParameter(doc, p, program.stepId)).filter((w) => w.in === 'header' && !own.some((p) => p.name === w.name));
+  program.async = compileAsyncStep(step, asyncSources, warnings, templates, DEFAULT_MESSAGE_TIMEOUT_MS, [...inherited, ...own]);
+  if (step.requestBody) {
+    const local: TemplateWarning[] = [];
+    program.body = { contentType: program.async.contentType, payload: compileTemplate(step.requestBody.payload, local, templates) };
+    for (const w of local) warnings.push({ ...w, pointer: `${step.requestBody.pointer}/payload${w.pointer}` });
+    if (profile.appliesReplacements && step.requestBody.replacements.length > 0) program.body.replacements = compileReplacements(step.requestBody, program.async.contentType, warnings, templates);
+  }
+  program.outputs = compileOutputs(step.outputs, `${step.pointer}/outputs`, warnings, templates);
+}
+
+/** How long a receive waits for its message, and a send for the broker to take it, when the step gives no `timeout`. */
+export const DEFAULT_MESSAGE_TIMEOUT_MS = 30_000;
 
 /** A parameter that sets the query: a workflow's `querystring` does not reach a step that sets its own. */
 function setsQuery(parameter: { in?: string | undefined }): boolean {

@@ -10,6 +10,7 @@ import { compileTemplate, type TemplateOptions } from '../expressions/compile-te
 import { templateOptionsFor } from './template-options.js';
 import type { Template } from '../expressions/template-ast.js';
 import { resolveParameter } from './resolve-parameter.js';
+import { markInFlight } from './step-order.js';
 
 /** The inputs an action's `parameters` pass to its workflow (Arazzo 1.1): name and value template. */
 export type ActionInputs = ReadonlyArray<{ name: string; value: Template }>;
@@ -75,6 +76,7 @@ export function applyRunSemantics(plan: WorkflowPlan, profile: RunnerProfile): v
 export function planWorkflow(doc: ArazzoDocument, workflow: Workflow, options: CriteriaOptions = { profile: DEFAULT_PROFILE }): { plan: WorkflowPlan } {
   const index = stepIndexOf(workflow);
   const steps = workflow.steps.map((step) => planStep(doc, workflow, step, index, { successCriteria: [], skippedCriteria: [], actionCriteria: [] }, options));
+  markInFlight(workflow, steps, options.profile);
   return { plan: { workflowId: workflow.workflowId ?? '', steps } };
 }
 

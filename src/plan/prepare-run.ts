@@ -65,6 +65,7 @@ export async function prepareRun(documents: RunDocuments, entry: Workflow, warni
       workflowKeys: workflowKeysOf(document.prefix, ids),
       text: document.loaded.text,
       location: document.loaded.absolutePath,
+      ...(document.asyncSources ? { asyncSources: document.asyncSources } : {}),
     });
     if (own !== warnings) documents.warnTemplates(document, own);
     prepared.plan.key = key;

@@ -10,6 +10,8 @@ import { optionalInputs } from './optional-inputs.js';
 import { documentUri, readsSelectors, templateOptionsFor } from './template-options.js';
 import { planStep, stepIndexOf, type WorkflowKeyOf } from './plan-workflow.js';
 import type { WorkflowKeys } from './workflows-view.js';
+import { markInFlight } from './step-order.js';
+import type { AsyncSource } from './async-sources.js';
 
 /** A workflow ready to run: the machine's plan, and each step's program for the effects (`programs[i]` is `plan.steps[i]`'s). */
 export interface PreparedWorkflow {
@@ -35,7 +37,7 @@ export function prepareWorkflow(
   sources: BoundSource[],
   warnings: TemplateWarning[],
   criteria: CriteriaOptions = { profile: DEFAULT_PROFILE },
-  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys; text?: string; location?: string } = {},
+  calls: { keyOf?: WorkflowKeyOf; workflowKeys?: WorkflowKeys; text?: string; location?: string; asyncSources?: readonly AsyncSource[] } = {},
 ): PreparedWorkflow {
   const index = stepIndexOf(workflow);
   const dataRead = stepsWithDataRead(doc, workflow, calls.text);
@@ -62,10 +64,11 @@ export function prepareWorkflow(
       scope,
     };
     steps.push(compactLists(planStep(doc, workflow, step, index, program, criteria, calls.keyOf)));
-    compileStep(doc, workflow, step, sources, program, warnings, criteria.profile, templates);
+    compileStep(doc, workflow, step, sources, program, warnings, criteria.profile, templates, calls.asyncSources);
     if (optional !== undefined && optional.size > 0) program.optionalInputs = optional;
     programs.push(compactLists(program));
   }
+  markInFlight(workflow, steps, criteria.profile);
   const outputs = compileOutputs(workflow.outputs, `${workflow.pointer}/outputs`, warnings, templates);
   return { plan: { workflowId: workflow.workflowId ?? '', steps }, programs, outputs };
 }

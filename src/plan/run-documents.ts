@@ -29,6 +29,7 @@ import type { CriteriaOptions } from './evaluate-criteria.js';
 import { runnerFindings } from './gate-document.js';
 import { sourceTarget } from './source-document-reader.js';
 import { namedIdentity, selfIdentity } from './document-identity.js';
+import { bindAsyncSources, type AsyncSource } from './async-sources.js';
 
 /** A url with a scheme (`https:`, `file:`, `urn:`): one that can name a document by its `$self`. */
 function isAbsoluteUrl(url: string): boolean {
@@ -44,6 +45,8 @@ export interface RunDocument {
   location: string;
   /** Its OpenAPI sources, bound. */
   sources: BoundSource[];
+  /** Arazzo 1.1: its AsyncAPI sources, read and bound (async-sources.ts). */
+  asyncSources?: AsyncSource[];
   criteria: CriteriaOptions;
 }
 
@@ -160,11 +163,13 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     orderStepsByDependencies(loaded.model, root.criteria.profile);
     const prefix = `${from.prefix}${source.name ?? ''}.`;
     const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription, { binds: deps.binds, included: { prefix }, ...(deps.sends === false ? { sends: false } : {}) });
-    opened.set(prefix, sources.map((bound) => bound.name));
-    for (const warning of warnings) deps.warn(`${file}: ${warning}`);
+    const bindScope = { binds: deps.binds, included: { prefix }, ...(deps.sends === false ? { sends: false } : {}) };
+    const asyncBound = root.criteria.profile.featureSet === '1.1' ? await bindAsyncSources(loaded, deps.registry, (url) => deps.loader.readDocument(url, location), bindScope) : undefined;
+    opened.set(prefix, [...sources, ...(asyncBound?.sources ?? [])].map((bound) => bound.name));
+    for (const warning of [...warnings, ...(asyncBound?.warnings ?? [])]) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);
     const criteria = await criteriaOptionsFor(loaded.model, root.criteria.profile, { warn: deps.warn, ...(deps.regex ? { regex: deps.regex } : {}) });
-    return { prefix, loaded, location, sources, criteria };
+    return { prefix, loaded, location, sources, criteria, ...(asyncBound ? { asyncSources: asyncBound.sources } : {}) };
   };
 
   /**

@@ -43,6 +43,28 @@ export function dependencyOrder(workflow: Workflow): Step[] {
   return order;
 }
 
+/**
+ * Arazzo 1.1 in-flight steps: a receive step runs from its place while the workflow goes on, and
+ * is joined before the first later step that depends on it (dependsOn, or reading its outputs), or
+ * at the end; one that the next step depends on is not in flight. Sets StepPlan.inFlight.
+ */
+export function markInFlight(workflow: Workflow, steps: ReadonlyArray<{ inFlight?: { joinAt: number } }>, profile: RunnerProfile): void {
+  if (profile.featureSet !== '1.1') return;
+  workflow.steps.forEach((step, i) => {
+    if (step.action !== 'receive' || step.stepId === undefined) return;
+    const id = step.stepId;
+    let joinAt = workflow.steps.length;
+    for (let k = i + 1; k < workflow.steps.length; k++) {
+      const later = workflow.steps[k]!;
+      if (later.dependsOn.includes(id) || outputReferences(later).has(id)) {
+        joinAt = k;
+        break;
+      }
+    }
+    if (joinAt > i + 1) (steps[i] as { inFlight?: { joinAt: number } }).inFlight = { joinAt };
+  });
+}
+
 /** The step ids whose outputs a step's strings read (parameters, body, criteria, outputs, actions). */
 function outputReferences(step: Step): Set<string> {
   const found = new Set<string>();

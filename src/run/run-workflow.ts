@@ -44,6 +44,8 @@ import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
 import type { RegexWorker } from '../execute/regex-worker.js';
 import type { ChecksMode } from '../execute/check-response.js';
+import type { AsyncSource } from '../plan/async-sources.js';
+import type { AsyncSession } from '../execute/async-session.js';
 import { refuseBinds } from '../plan/gate-document.js';
 
 export interface RunOptions {
@@ -144,6 +146,9 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   // (its thread starts at the first test), stopped when the run ends, however it ends.
   let regexWorker: Promise<RegexWorker> | undefined;
   const regex = () => (regexWorker ??= deps.regexWorker ? Promise.resolve(deps.regexWorker()) : import('../execute/regex-worker.js').then((m) => m.createRegexWorker()));
+  // Arazzo 1.1: the run's broker connections, made with its first asynchronous step and closed when it ends, however it ends.
+  let asyncSession: AsyncSession | undefined;
+  let sessionModule: typeof import('../execute/async-session.js') | undefined;
   // The workflow the run selected, once known: a run that stops before its first request names it in its reports.
   const selected: { workflowId?: string } = opts.workflowId === undefined ? {} : { workflowId: opts.workflowId };
   // Whether the run got as far as its record: an error before that is an early stop, which the reports still record.
@@ -186,8 +191,10 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     // Response checks (loaded here, as the run starts; Ajv only for the first schema a response meets).
     const mode = opts.checks ?? 'warn';
     const checkResponse = mode === 'off' || opts.dryRun ? undefined : await (await import('../execute/check-response.js')).createResponseChecker(mode);
+    if (programsOf(compiled).some((program) => program.async)) sessionModule = await import('../execute/async-session.js');
+    const session = () => (asyncSession ??= sessionModule!.createAsyncSession({ connectTimeoutMs: opts.timeoutMs }));
     const executorFor = (programs: StepProgram[]) =>
-      createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}), ...(checkResponse ? { checkResponse } : {}) });
+      createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}), ...(checkResponse ? { checkResponse } : {}), ...(sessionModule ? { asyncSession: session } : {}) });
     const clock = immediateClock({ waits: deps.recorded !== true });
     const ran = compiled.run
       ? await runV2(compiled.run, executorFor, { inputs: compiled.inputs, maxSteps: opts.maxSteps, maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH, signal: io.signal, inspect, clock })
@@ -226,6 +233,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     throw error;
   } finally {
     pipeline.close();
+    await asyncSession?.close();
     if (regexWorker) (await regexWorker).stop();
     await tracer?.finish(undefined, false).catch(() => undefined);
     await reports?.close();
@@ -318,14 +326,16 @@ async function compileRun(
   const inputs = given ? await (await import('../plan/input-schema.js')).applyInputSchema(doc, workflow, given.inputs, { strings: new Set(given.strings), secrets: opts.secretInputs ?? [] }) : opts.inputs;
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds, sends: deps.recorded !== true });
-  for (const warning of warnings) reporter.warn(warning);
+  // Arazzo 1.1: AsyncAPI sources, read and bound to brokers as OpenAPI sources are to APIs.
+  const asyncBound = profile.featureSet === '1.1' ? await (await import('../plan/async-sources.js')).bindAsyncSources(doc, registry, (url) => loadDescription.readDocument(url, doc.absolutePath), { binds: opts.binds, sends: deps.recorded !== true }) : undefined;
+  for (const warning of [...warnings, ...(asyncBound?.warnings ?? [])]) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
   const criteria = await criteriaOptionsFor(doc.model, profile, { warn: (message) => reporter.warn(message), regex });
   // A profile that runs nested workflows prepares every workflow the run can reach (dependencies, nested calls, transfers) once.
   const prepareRunModule = profile.runsNestedWorkflows ? await import('../plan/prepare-run.js') : undefined;
-  const documents = prepareRunModule ? await runDocuments(doc, sources, criteria, loadDescription, registry, opts, io, reporter, style, regex, deps.recorded !== true) : undefined;
+  const documents = prepareRunModule ? await runDocuments(doc, sources, asyncBound?.sources, criteria, loadDescription, registry, opts, io, reporter, style, regex, deps.recorded !== true) : undefined;
   const run = prepareRunModule ? await prepareRunModule.prepareRun(documents!, workflow, templateWarnings) : undefined;
   if (documents && opts.binds) refuseUnusedIncludedBinds(opts.binds, documents.openedSources());
   if (run) await prepareRunModule!.attachCallInputChecks(doc, run);
@@ -342,10 +352,10 @@ async function typedInputs(opts: RunOptions, profile: RunnerProfile): Promise<{ 
 }
 
 /** v2: the run's document, and the Arazzo sources its references reach, opened by the run's rules (run-documents.ts). */
-async function runDocuments(doc: LoadedDocument, sources: BoundSource[], criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>, sends: boolean): Promise<RunDocuments> {
+async function runDocuments(doc: LoadedDocument, sources: BoundSource[], asyncSources: AsyncSource[] | undefined, criteria: CriteriaOptions, loader: DescriptionLoader, registry: ApiLookup, opts: RunOptions, io: RunIO, reporter: Reporter, style: Style, regex: () => Promise<RegexWorker>, sends: boolean): Promise<RunDocuments> {
   const { createRunDocuments } = await import('../plan/run-documents.js');
   return createRunDocuments(
-    { prefix: '', loaded: doc, location: doc.absolutePath, sources, criteria },
+    { prefix: '', loaded: doc, location: doc.absolutePath, sources, criteria, ...(asyncSources ? { asyncSources } : {}) },
     {
       loader,
       registry,
@@ -383,6 +393,11 @@ function where(doc: LoadedDocument, pointer: string): string {
 async function runV2(prepared: PreparedRun, executorFor: (programs: StepProgram[]) => StepExecutor, options: RunWorkflowsOptions): Promise<WorkflowsRun> {
   const machines = compileRunMachines(prepared, (workflow) => executorFor(workflow.programs));
   return runWorkflows(prepared, machines, options);
+}
+
+/** Every step program of the run: the selected workflow's, and each workflow's it can reach. */
+function programsOf(compiled: CompiledRun): StepProgram[] {
+  return compiled.run ? [...compiled.run.workflows.values()].flatMap((workflow) => workflow.programs) : compiled.programs;
 }
 
 /** A v1 run (one machine) in the shape of a v2 one. */
