@@ -126,12 +126,22 @@ class MqttTransport implements Transport {
       ...(options.contentType !== undefined && { contentType: options.contentType }),
       ...(Object.keys(headers).length > 0 && { userProperties: headers }),
     };
+    // mqtt.js queues a message for a later reconnect when it is not connected, and we never
+    // reconnect: refuse it now, and give up on one whose connection closes before its PUBACK.
+    if (!this.client.connected) throw new PublishError(address, 'not connected to the broker');
+    let onClose = (): void => {};
+    const closed = new Promise<never>((_resolve, reject) => {
+      onClose = () => reject(new Error('the connection closed before the broker acknowledged the message'));
+      this.client.once('close', onClose);
+    });
     const sent = this.client.publishAsync(address, encodePayload(payload, options.contentType), { qos: 1, ...(this.options.protocolVersion === 5 && { properties }) });
     try {
-      await untilAborted(sent, options.signal, () => new AsyncAbortedError(`sending on channel "${address}"`));
+      await untilAborted(Promise.race([sent, closed]), options.signal, () => new AsyncAbortedError(`sending on channel "${address}"`));
     } catch (error) {
       if (error instanceof AsyncAbortedError) throw error;
       throw new PublishError(address, reason(error));
+    } finally {
+      this.client.off('close', onClose);
     }
   }
 

@@ -72,8 +72,8 @@ export const ERROR_CODES = {
   ASYNCAPI_INVALID: { kind: 'invalid-document', when: 'An AsyncAPI source description is not an AsyncAPI 3 document, or a local `$ref` in it does not resolve or loops; the message names the JSON pointer.' },
   ASYNC_PROTOCOL_UNSUPPORTED: { kind: 'invalid-document', when: 'An AsyncAPI server uses a protocol tool cannot speak (supported: `mqtt`, `mqtts`, `ws`, `wss`); the message names the protocol.' },
   ASYNC_CONNECT_FAILED: { kind: 'failed', when: 'A message broker or WebSocket server could not be reached or refused the connection (refused, timed out, bad credentials, protocol version refused); the message names `host:port`, never the password.' },
-  ASYNC_CONNECTION_LOST: { kind: 'failed', when: 'The connection to a message broker or WebSocket server closed while a step was waiting for a message (or the server sent a WebSocket message over the size limit).' },
-  ASYNC_PUBLISH_FAILED: { kind: 'failed', when: 'A message could not be sent: the broker refused it, the connection closed, or it carries headers over MQTT 3.1.1, which has no place for them.' },
+  ASYNC_CONNECTION_LOST: { kind: 'failed', when: 'The connection to a message broker or WebSocket server closed while a step was waiting for a message (or the server sent a WebSocket message over the size limit), or the broker refused a subscription.' },
+  ASYNC_PUBLISH_FAILED: { kind: 'failed', when: 'A message could not be sent: the broker refused it, the connection was closed or closed before the broker acknowledged it, or it carries headers over MQTT 3.1.1, which has no place for them.' },
   ASYNC_TIMEOUT: { kind: 'failed', when: 'No matching message arrived on the channel within the step\'s `timeout`; the message names the channel and the milliseconds.' },
   ASYNC_ABORTED: { kind: 'interrupted', when: 'Waiting for a message or a connection was stopped (Ctrl-C, or the workflow ended).' },
 

@@ -194,3 +194,19 @@ describe('MQTT 5 against an MQTT 3.1.1-only broker (aedes)', () => {
     await transport.close();
   });
 });
+
+describe(`MQTT transport when the broker goes away (${KIND} broker)`, () => {
+  it('fails pending waits with ASYNC_CONNECTION_LOST and later sends with ASYNC_PUBLISH_FAILED', async () => {
+    const broker = await startBroker();
+    const transport = await connectTransport(broker.url, { mqttVersion: broker.protocolVersion, timeoutMs: 3000 });
+    try {
+      const subscription = await transport.subscribe('gone');
+      const lost = expect(subscription.next(any, { timeoutMs: 5000 })).rejects.toMatchObject({ code: 'ASYNC_CONNECTION_LOST', message: `connection to 127.0.0.1:${broker.port} lost: the broker closed the connection` });
+      await broker.stop();
+      await lost;
+      await expect(transport.publish('gone', 1)).rejects.toMatchObject({ code: 'ASYNC_PUBLISH_FAILED', message: 'cannot send on channel "gone": not connected to the broker' });
+    } finally {
+      await transport.close();
+    }
+  });
+});
