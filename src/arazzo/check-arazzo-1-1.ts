@@ -16,11 +16,6 @@ import { didYouMean } from './suggest.js';
 /** Checks the 1.1 rules of `doc` (a 1.1.x document read by the 1.1 profile). `rawAt` reads the raw value at a pointer. */
 export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report, profile: RunnerProfile): void {
   const notYet = profile.notYetText ?? 'not supported';
-  for (const source of doc.sourceDescriptions) {
-    if (source.type === 'asyncapi') {
-      report.error('UNSUPPORTED_1_1', childPointer(source.pointer, 'type'), `source "${source.name ?? ''}" is an AsyncAPI description: steps that send and receive messages are ${notYet}`);
-    }
-  }
   for (const workflow of doc.workflows) {
     for (const step of workflow.steps) checkStep(doc, workflow, step, rawAt, report, notYet);
     checkActions(workflow.successActions, report);
@@ -47,12 +42,35 @@ function checkStep(doc: ArazzoDocument, workflow: Workflow, step: Step, rawAt: (
       report.error('UNSUPPORTED_1_1', childPointer(step.pointer, 'timeout'), `${label} runs workflow "${step.workflowId}" and has a timeout: a timeout on a step that runs a workflow is ${notYet}; put timeouts on the called workflow's steps`);
     }
   }
-  for (const field of ['action', 'correlationId', 'channelPath'] as const) {
-    if (step[field] !== undefined) report.error('UNSUPPORTED_1_1', childPointer(step.pointer, field), `${label} has ${field}: AsyncAPI steps (send and receive) are ${notYet}`);
-  }
+  checkMessageStep(doc, step, label, report);
   checkQuerystring(doc, workflow, step, label, report);
   checkActions(step.onSuccess, report);
   checkActions(step.onFailure, report);
+}
+
+/**
+ * An asynchronous step (AsyncAPI): `action` is send or receive and names an operation
+ * (operationId, or the 1.1 text's operationPath form) or a channel (channelPath) of an AsyncAPI
+ * source; `correlationId` is a receive's; a step that runs a workflow has none of these.
+ */
+function checkMessageStep(doc: ArazzoDocument, step: Step, label: string, report: Report): void {
+  const asyncSources = doc.sourceDescriptions.filter((source) => source.type === 'asyncapi').flatMap((source) => (source.name === undefined ? [] : [source.name]));
+  const namesAsync = [step.operationId, step.operationPath, step.channelPath].some((reference) => reference !== undefined && asyncSources.some((name) => reference.includes(`$sourceDescriptions.${name}.`)));
+  if (step.action === undefined) {
+    if (step.channelPath !== undefined || namesAsync) report.error('INVALID_ASYNC_STEP', step.pointer, `${label} names an AsyncAPI operation or channel but has no action; give action: send or action: receive`);
+    if (step.correlationId !== undefined) report.error('INVALID_ASYNC_STEP', childPointer(step.pointer, 'correlationId'), `${label} has a correlationId but no action: receive; correlationId belongs to AsyncAPI receive steps`);
+    return;
+  }
+  if (step.action !== 'send' && step.action !== 'receive') {
+    report.error('INVALID_ASYNC_STEP', childPointer(step.pointer, 'action'), `${label} has action "${step.action}"; use send or receive`);
+  } else if (step.workflowId !== undefined) {
+    report.error('INVALID_ASYNC_STEP', childPointer(step.pointer, 'action'), `${label} runs workflow "${step.workflowId}" and has action: ${step.action}; action belongs to steps of AsyncAPI operations`);
+  } else if (!namesAsync && step.channelPath === undefined) {
+    report.error('INVALID_ASYNC_STEP', childPointer(step.pointer, 'action'), `${label} has action: ${step.action} but names no operation or channel of an AsyncAPI source (${asyncSources.length === 0 ? 'the document has none' : `its AsyncAPI sources: ${asyncSources.join(', ')}`}); write operationId: $sourceDescriptions.<source>.<operationId>`);
+  }
+  if (step.correlationId !== undefined && step.action === 'send') {
+    report.error('INVALID_ASYNC_STEP', childPointer(step.pointer, 'correlationId'), `${label} is a send step with a correlationId; correlationId says which reply a receive step waits for: put the id in the message (a header parameter or the payload)`);
+  }
 }
 
 /** 24 hours: a longer step is a mistake in the number. */

@@ -7,10 +7,12 @@ import { gotosOf, indexSteps, type ExpressionScope } from './expression-scope.js
 import type { Report } from './finding.js';
 import type { ArazzoDocument, OutputValue, Step, Workflow } from './model.js';
 import type { ParseMemo } from './parse-memo.js';
-import type { RunnerProfile } from './runner-profile.js';
+import { readsAs11, type RunnerProfile } from './runner-profile.js';
 import { arrayField, childPointer, isObject } from './read-fields.js';
 
 const OPERATION_FIELDS = ['operationId', 'operationPath', 'workflowId'] as const;
+/** Arazzo 1.1 adds channelPath (an AsyncAPI channel). */
+const OPERATION_FIELDS_1_1 = [...OPERATION_FIELDS, 'channelPath'] as const;
 
 /**
  * Checks every workflow of the document: steps, parameters, bodies, criteria, outputs and action
@@ -39,7 +41,7 @@ export function checkWorkflows(doc: ArazzoDocument, rawAt: (pointer: string) => 
 }
 
 function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt: (pointer: string) => unknown, report: Report): void {
-  checkOperationFields(step, rawStep, request.profile, report);
+  checkOperationFields(step, rawStep, request.profile, report, readsAs11(request.profile, request.doc.arazzo));
   const response: ExpressionScope = { ...request, phase: 'response' };
   checkParameters(step.parameters, request, step.workflowId === undefined, report);
   if (step.requestBody) {
@@ -59,13 +61,14 @@ function checkStep(step: Step, rawStep: unknown, request: ExpressionScope, rawAt
 }
 
 // The spec's rows: none of the three is an error; operationPath and nested workflows are warnings when the profile refuses them.
-function checkOperationFields(step: Step, raw: unknown, profile: RunnerProfile, report: Report): void {
+function checkOperationFields(step: Step, raw: unknown, profile: RunnerProfile, report: Report, arazzo11: boolean): void {
   const present: string[] = [];
-  if (isObject(raw)) for (let i = 0; i < OPERATION_FIELDS.length; i++) if (raw[OPERATION_FIELDS[i]!] !== undefined && raw[OPERATION_FIELDS[i]!] !== null) present.push(OPERATION_FIELDS[i]!);
+  const fields = arazzo11 ? OPERATION_FIELDS_1_1 : OPERATION_FIELDS;
+  if (isObject(raw)) for (let i = 0; i < fields.length; i++) if (raw[fields[i]!] !== undefined && raw[fields[i]!] !== null) present.push(fields[i]!);
   if (present.length === 1 && step.operationPath === undefined && step.workflowId === undefined) return;
   const label = `step "${step.stepId ?? ''}"`;
   if (present.length === 0) {
-    report.error('STEP_WITHOUT_OPERATION', step.pointer, `${label} has none of operationId, operationPath, workflowId; say what the step calls`);
+    report.error('STEP_WITHOUT_OPERATION', step.pointer, `${label} has none of ${fields.join(', ')}; say what the step calls`);
   } else if (present.length > 1) {
     report.error('STEP_OPERATION_CONFLICT', childPointer(step.pointer, present[1] ?? ''), `${label} has ${present.join(' and ')}; give exactly one`);
   }

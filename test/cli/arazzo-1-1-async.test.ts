@@ -1,0 +1,106 @@
+/**
+ * Arazzo 1.1 asynchronous steps against a real MQTT broker (Mosquitto when installed, else aedes)
+ * and a real HTTP server: an order is sent on one channel, the correlated reply received on
+ * another while an independent HTTP step runs (the receive is in flight), and an HTTP step that
+ * depends on the reply waits for it (the join).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { connectTransport } from '../../src/async/connect-transport.js';
+import type { Transport } from '../../src/async/transport.js';
+import { STACK_FRAME } from '../e2e/helpers/record.js';
+import { brokerKind, startBroker, type Broker } from '../integration/async/helpers/mqtt-broker.js';
+import { useRunHarness } from './run-harness.js';
+
+const h = useRunHarness();
+const KIND = brokerKind();
+let broker: Broker;
+let service: Transport;
+
+interface TraceLine {
+  kind: string;
+  stepId?: string;
+  message?: string;
+  method?: string;
+  t?: number;
+  [key: string]: unknown;
+}
+
+beforeAll(async () => {
+  broker = await startBroker();
+  // The order service: answers each order on orders/confirmed, first with another request's reply, then with its own.
+  service = await connectTransport(broker.url, { mqttVersion: broker.protocolVersion, timeoutMs: 5000 });
+  const orders = await service.subscribe('orders/place');
+  void (async () => {
+    for (;;) {
+      const order = await orders.next(() => true).catch(() => undefined);
+      if (order === undefined) return;
+      const { requestId, petId } = order.payload as { requestId: string; petId: number };
+      if (petId === 0) continue; // no answer: the receive times out
+      await service.publish('orders/confirmed', { requestId: 'someone-else', orderId: 1, status: 'confirmed' }, { contentType: 'application/json' });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await service.publish('orders/confirmed', { requestId, orderId: petId * 6, status: petId === 13 ? 'rejected' : 'confirmed' }, { contentType: 'application/json' });
+    }
+  })();
+});
+
+afterAll(async () => {
+  await service?.close();
+  await broker?.stop();
+});
+
+const vars = (timeout = 5000) => ({ BROKER_HOST: broker.url.replace('mqtt://', ''), MQTT_VERSION: broker.protocolVersion === 5 ? '5.0.0' : '3.1.1', TIMEOUT: String(timeout) });
+const ROUTES = { 'GET /a': { delayMs: 100, body: {} }, 'GET /echo/{n}': {} };
+
+describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
+  beforeAll(() => {
+    h.ws.fixture('orders.asyncapi.yaml', vars());
+  });
+
+  it('sends the order, runs the independent HTTP step while the reply is in flight, and joins before the step that needs it', async () => {
+    const trace = join(h.ws.dir, 'orders.trace.ndjson');
+    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-1', '--input', 'petId=7', '--trace', trace], ROUTES, { vars: vars() });
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.code).toBe(0);
+    const record = JSON.parse(result.stdout) as { outputs: Record<string, unknown>; steps: Array<{ stepId: string; outputs: Record<string, unknown> }> };
+    // The record lists steps as they finished: the reply after the HTTP step that ran while it was awaited.
+    expect(record.steps.map((step) => step.stepId)).toEqual(['place', 'other', 'confirm', 'status']);
+    expect(record.outputs).toEqual({ orderId: 42 });
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a', '/echo/42']);
+    // The trace shows the overlap: the receive launched before `other` ran, and received after it was answered.
+    const lines = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as TraceLine);
+    const at = (find: (line: TraceLine) => boolean) => lines.findIndex(find);
+    const launched = at((line) => line.stepId === 'confirm' && line.message === 'launch');
+    const otherDone = at((line) => line.stepId === 'other' && line.method === 'GET');
+    const received = at((line) => line.stepId === 'confirm' && line.message === 'receive');
+    expect(launched).toBeGreaterThanOrEqual(0);
+    expect(launched).toBeLessThan(otherDone);
+    expect(otherDone).toBeLessThan(received);
+    expect(result.stderr).toContain('confirm receive in flight on orders/confirmed');
+  });
+
+  it("fails the step on a reply whose payload says so (its success criteria), with the criterion named", async () => {
+    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-2', '--input', 'petId=13'], ROUTES, { vars: vars() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("success criterion `$message.payload#/status == 'confirmed'` does not hold for the message");
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a']);
+  });
+
+  it('fails the step when no correlated reply arrives within its timeout', async () => {
+    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-3', '--input', 'petId=0'], ROUTES, { vars: vars(600) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('no matching message on channel "orders/confirmed" within 600 ms with correlation id "r-3"');
+    expect(result.elapsedMs).toBeLessThan(5000);
+  });
+
+  it('validates the document, and graphs the receive in flight and its join', async () => {
+    const file = h.ws.fixture('arazzo-1-1-orders.arazzo.yaml', vars());
+    const validate = await h.tool(['arazzo', 'validate', file]);
+    expect(validate.stdout).not.toContain('error');
+    expect(validate.code).toBe(0);
+    const graph = await h.tool(['arazzo', 'graph', file, '--level', 'machine']);
+    expect(graph.code).toBe(0);
+    expect(graph.stdout).toContain('s1_confirm_launch');
+  });
+});
