@@ -119,8 +119,10 @@ class MqttTransport implements Transport {
 
   async publish(address: string, payload: unknown, options: PublishOptions = {}): Promise<void> {
     const headers = options.headers ?? {};
-    if (this.options.protocolVersion === 4 && (Object.keys(headers).length > 0 || options.contentType !== undefined)) {
-      throw new PublishError(address, 'MQTT 3.1.1 cannot carry headers or a content type (they are MQTT 5 properties)');
+    // MQTT 3.1.1 has no properties: headers cannot be sent (refused, not dropped); the content type
+    // still decides how the payload is encoded, and a reader parses JSON text by itself.
+    if (this.options.protocolVersion === 4 && Object.keys(headers).length > 0) {
+      throw new PublishError(address, 'MQTT 3.1.1 cannot carry headers (they are MQTT 5 user properties); the server says protocolVersion 3.1.1');
     }
     const properties = {
       ...(options.contentType !== undefined && { contentType: options.contentType }),
