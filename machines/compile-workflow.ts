@@ -1,6 +1,6 @@
 import { callSubStates } from './call-states.js';
 import { canRetry, failureTransitions, limitReachedTransition, recordAction, retrySubStates, successTransitions } from './chain-transitions.js';
-import { FAILED, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
+import { FAILED, launchKey, stateOrder, SUB_STATE, SUCCEEDED, stepKey, stepTarget } from './state-keys.js';
 import { RUN_BUDGET_SPENT, RUN_STEP_DONE, type StepRunner } from './step-runner.js';
 import type { Judge, RunFailure, RunShared, StepPlan, WorkflowContext, WorkflowPlan, WorkflowResult } from './types.js';
 import { shapeTransitions } from './transition-shape.js';
@@ -94,28 +94,6 @@ function resultOf(context: WorkflowContext): WorkflowResult {
 /** Whether a goto of the workflow can transfer to another workflow. */
 function transfers(plan: WorkflowPlan): boolean {
   return plan.steps.some((step) => [...step.onSuccess, ...step.onFailure].some((action) => action.type === 'goto' && action.workflow !== undefined && !action.fails));
-}
-
-/**
- * The order of the workflow's states: each step at its place, except an in-flight step (Arazzo
- * 1.1 async receive), which is launched at its place (`launch`) and has its own state (its join)
- * just before the first step that depends on it, or at the end. A goto to it goes to its join,
- * which then runs it there (nothing was launched).
- */
-function stateOrder(plan: WorkflowPlan): Array<{ index: number; launch?: true }> {
-  const order: Array<{ index: number; launch?: true }> = [];
-  const joins = (at: number) => plan.steps.forEach((step, index) => step.inFlight?.joinAt === at && order.push({ index }));
-  plan.steps.forEach((step, index) => {
-    joins(index);
-    order.push(step.inFlight ? { index, launch: true } : { index });
-  });
-  joins(plan.steps.length);
-  return order;
-}
-
-/** Key of an in-flight step's launch state: its step key with `_launch`. */
-export function launchKey(index: number, stepId: string): string {
-  return `${stepKey(index, stepId)}_launch`;
 }
 
 function launchTarget(index: number, stepId: string): string {

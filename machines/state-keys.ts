@@ -1,4 +1,5 @@
 /** Predictable state keys, so graphs, traces and tests read the same names. */
+import type { WorkflowPlan } from './types.js';
 
 /**
  * Keys of a step's sub-states. Only a step whose failure chain can retry it has sub-states:
@@ -37,3 +38,25 @@ export const SUCCEEDED = '#workflow.succeeded';
 export const FAILED = '#workflow.failed';
 /** The final state of a workflow that ended by a goto to another workflow. */
 export const TRANSFERRED = '#workflow.transferred';
+
+/**
+ * The order of the workflow's states: each step at its place, except an in-flight step (Arazzo
+ * 1.1 async receive), which is launched at its place (`launch`) and has its own state (its join)
+ * just before the first step that depends on it, or at the end. A goto to it goes to its join,
+ * which then runs it there (nothing was launched).
+ */
+export function stateOrder(plan: WorkflowPlan): Array<{ index: number; launch?: true }> {
+  const order: Array<{ index: number; launch?: true }> = [];
+  const joins = (at: number) => plan.steps.forEach((step, index) => step.inFlight?.joinAt === at && order.push({ index }));
+  plan.steps.forEach((step, index) => {
+    joins(index);
+    order.push(step.inFlight ? { index, launch: true } : { index });
+  });
+  joins(plan.steps.length);
+  return order;
+}
+
+/** Key of an in-flight step's launch state: its step key with `_launch`. */
+export function launchKey(index: number, stepId: string): string {
+  return `${stepKey(index, stepId)}_launch`;
+}

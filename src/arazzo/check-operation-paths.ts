@@ -35,7 +35,8 @@ export async function checkOperationPaths(doc: ArazzoDocument, load: LoadPathOpe
   };
   for (const workflow of doc.workflows) {
     for (const step of workflow.steps) {
-      if (step.operationPath === undefined || step.operationId !== undefined) continue;
+      // An asynchronous step (Arazzo 1.1: action send or receive) names an AsyncAPI operation; check-arazzo-1-1.ts checks it.
+      if (step.operationPath === undefined || step.operationId !== undefined || step.action !== undefined) continue;
       const target = await readTarget(step, doc, operationsOf, report);
       if (!target) continue;
       const operations = await operationsOf(target.source);

@@ -58,14 +58,15 @@ export async function checkOperations(doc: ArazzoDocument, loadOperations: LoadO
     for (const step of workflow.steps) {
       const qualified = step.operationId === undefined ? null : QUALIFIED.exec(step.operationId);
       const source = qualified ? sourcesByName.get(qualified[1] ?? '') : undefined;
-      if (source) named.set(source, undefined);
+      // An AsyncAPI source is not read as an OpenAPI description (check-arazzo-1-1.ts checks its steps).
+      if (source && source.type !== 'asyncapi') named.set(source, undefined);
     }
   }
   await Promise.all([...named.keys()].map(async (source) => named.set(source, await operationsOf(source))));
 
   for (const workflow of doc.workflows) {
     for (const step of workflow.steps) {
-      if (step.operationId === undefined) continue;
+      if (step.operationId === undefined || step.action !== undefined) continue;
       const qualified = QUALIFIED.exec(step.operationId);
       let operation: OperationShape | undefined;
       if (qualified) {

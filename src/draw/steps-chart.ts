@@ -7,11 +7,11 @@
  * call too deep) are not drawn. Labels are made from the plan (action type, target, limit, delay,
  * criteria as written, planned failure code) and a few fixed words.
  */
-import { stepKey } from '../../machines/state-keys.js';
+import { launchKey, stateOrder, stepKey } from '../../machines/state-keys.js';
 import type { ActionPlan, FailureCode, StepPlan, WorkflowPlan } from '../../machines/types.js';
 
 /** The fixed words of the steps level; everything else in a label is the document's. */
-export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail' } as const;
+export const STEP_WORDS = { start: 'start', next: 'next step', fail: 'fail', launch: '(launch)', join: '(join)', inFlight: 'in flight' } as const;
 
 export interface StepsNode {
   /** The state key (`s2_requestAdoption`, `succeeded`), or `start`. */
@@ -56,6 +56,10 @@ const ENGINE_FAILURES: ReadonlySet<string> = new Set(['STEP_FAILED', 'END_ACTION
 /** The steps-level chart of `plan`: nodes in document order, then the finals; edges step by step, in chain order. */
 export function stepsChart(plan: WorkflowPlan): StepsChart {
   const keys = plan.steps.map((step, index) => stepKey(index, step.stepId));
+  // Arazzo 1.1 in-flight steps: launched at their place, their own node (the join) before the first step that needs them.
+  const order = stateOrder(plan);
+  const orderKey = (entry: { index: number; launch?: true } | undefined) => (entry === undefined ? SUCCEEDED : entry.launch ? launchKey(entry.index, plan.steps[entry.index]!.stepId) : keys[entry.index]!);
+  const nextOf = new Map(order.flatMap((entry, position) => (entry.launch ? [] : [[entry.index, orderKey(order[position + 1])] as const])));
   const nodes: StepsNode[] = [{ id: 'start', kind: 'start', label: STEP_WORDS.start }];
   const edges: StepsEdge[] = [];
   const add = (from: string, to: string, label: string, failure: boolean, transfer?: string): void => {
@@ -63,11 +67,19 @@ export function stepsChart(plan: WorkflowPlan): StepsChart {
     if (known) known.labels.push(label);
     else edges.push({ from, to, labels: [label], failure, ...(transfer === undefined ? {} : { transfer }) });
   };
-  add('start', keys[0] ?? SUCCEEDED, '', false);
+  add('start', orderKey(order[0]), '', false);
 
-  plan.steps.forEach((step, index) => {
+  order.forEach((entry, position) => {
+    const index = entry.index;
+    const step = plan.steps[index]!;
+    if (entry.launch) {
+      const key = orderKey(entry);
+      nodes.push({ id: key, kind: 'step', label: `${step.stepId} ${STEP_WORDS.launch}` });
+      add(key, orderKey(order[position + 1]), STEP_WORDS.inFlight, false);
+      return;
+    }
     const key = keys[index]!;
-    nodes.push({ id: key, kind: 'step', label: step.stepId });
+    nodes.push({ id: key, kind: 'step', label: step.inFlight ? `${step.stepId} ${STEP_WORDS.join}` : step.stepId });
     if (step.fails) {
       // The step fails when reached; none of its chains apply.
       add(key, FAILED, plannedFailureWord(step.fails.code), true);
@@ -81,7 +93,7 @@ export function stepsChart(plan: WorkflowPlan): StepsChart {
       add(key, to, actionLabel(plan, step, action), false, transferOf(action));
       shadowed = alwaysFires(action);
     }
-    if (!shadowed) add(key, keys[index + 1] ?? SUCCEEDED, STEP_WORDS.next, false);
+    if (!shadowed) add(key, nextOf.get(index) ?? SUCCEEDED, STEP_WORDS.next, false);
     shadowed = false;
     for (const action of step.onFailure) {
       if (shadowed) continue;

@@ -102,5 +102,62 @@ describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
     const graph = await h.tool(['arazzo', 'graph', file, '--level', 'machine']);
     expect(graph.code).toBe(0);
     expect(graph.stdout).toContain('s1_confirm_launch');
+    // The steps level draws the launch, the steps that run while the reply is in flight, and the join.
+    const steps = await h.tool(['arazzo', 'graph', file]);
+    expect(steps.stdout).toContain('s1_confirm_launch("confirm (launch)")');
+    expect(steps.stdout).toContain('s1_confirm_launch -->|"in flight"| s2_other');
+    expect(steps.stdout).toContain('s2_other -->|"next step"| s1_confirm');
+    expect(steps.stdout).toContain('s1_confirm("confirm (join)")');
+  });
+});
+
+// MQTT 5 user properties (the text's header correlation) need Mosquitto; aedes speaks MQTT 3.1.1 only.
+const describeWithMqtt5 = KIND === 'mosquitto' ? describe : describe.skip;
+
+describeWithMqtt5('the Arazzo 1.1 text\'s async order placement, over a broker with a password bound through the registry', () => {
+  const credentials = { username: 'orders', password: 'br0ker-Secret-9' };
+  let locked: Broker;
+  let shop: Transport;
+
+  beforeAll(async () => {
+    locked = await startBroker({ credentials });
+    shop = await connectTransport(locked.url, { ...credentials, timeoutMs: 5000 });
+    const orders = await shop.subscribe('place-order');
+    void (async () => {
+      for (;;) {
+        const order = await orders.next(() => true).catch(() => undefined);
+        if (order === undefined) return;
+        const id = order.headers.orderRequestId ?? '';
+        await shop.publish('confirm-order', { orderId: 999 }, { contentType: 'application/json', headers: { orderRequestId: 'not-yours' } });
+        await shop.publish('confirm-order', { orderId: (order.payload as { petId: number }).petId + 1000 }, { contentType: 'application/json', headers: { orderRequestId: id } });
+      }
+    })();
+    h.ws.fixture('orders-headers.asyncapi.yaml');
+  });
+
+  afterAll(async () => {
+    await shop?.close();
+    await locked?.stop();
+  });
+
+  it('fails the step when the bound broker refuses a client without its password, naming the broker (exit 1)', async () => {
+    expect((await h.tool(['api', 'add', 'open-broker', locked.url])).code).toBe(0);
+    const result = await h.run('arazzo-1-1-orders-headers.arazzo.yaml', ['--input', 'orderCorrelationId=c-0', '--input', 'petId=1', '--tool-bind', 'asyncOrderApiDescription=open-broker'], {}, {});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`cannot connect to ${locked.url.replace('mqtt://', '')}`);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('sends the header, receives the correlated reply, and reads $message.payload.orderId as #/orderId with a warning', async () => {
+    const { runInWorkspace } = await import('./run-in-workspace.js');
+    expect((await h.tool(['api', 'add', 'orders-broker', locked.url])).code).toBe(0);
+    const login = await runInWorkspace(['auth', 'login', 'orders-broker', '--type', 'basic', '--username', credentials.username, '--password-stdin'], { cwd: h.ws.dir, input: `${credentials.password}\n` });
+    expect(login.code).toBe(0);
+    const result = await h.run('arazzo-1-1-orders-headers.arazzo.yaml', ['--input', 'orderCorrelationId=c-1', '--input', 'petId=7', '--tool-bind', 'asyncOrderApiDescription=orders-broker', '--verbose'], {}, {});
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).outputs).toEqual({ orderId: 1007 });
+    expect(result.stderr).toContain('MESSAGE_PAYLOAD_PATH');
+    expect(`${result.stdout}${result.stderr}`).not.toContain(credentials.password);
   });
 });
