@@ -11,6 +11,7 @@ import { connectTransport } from '../../src/async/connect-transport.js';
 import type { Transport } from '../../src/async/transport.js';
 import { STACK_FRAME } from '../e2e/helpers/record.js';
 import { brokerKind, startBroker, type Broker } from '../integration/async/helpers/mqtt-broker.js';
+import { startWsServer, type WsTestServer } from '../integration/async/helpers/ws-server.js';
 import { useRunHarness } from './run-harness.js';
 
 const h = useRunHarness();
@@ -50,7 +51,7 @@ afterAll(async () => {
   await broker?.stop();
 });
 
-const vars = (timeout = 5000) => ({ BROKER_HOST: broker.url.replace('mqtt://', ''), MQTT_VERSION: broker.protocolVersion === 5 ? '5.0.0' : '3.1.1', TIMEOUT: String(timeout) });
+const vars = (timeout = 5000) => ({ BROKER_HOST: broker.url.replace('mqtt://', ''), PROTOCOL: 'mqtt', MQTT_VERSION: broker.protocolVersion === 5 ? '5.0.0' : '3.1.1', TIMEOUT: String(timeout) });
 const ROUTES = { 'GET /a': { delayMs: 100, body: {} }, 'GET /echo/{n}': {} };
 
 describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
@@ -159,5 +160,40 @@ describeWithMqtt5('the Arazzo 1.1 text\'s async order placement, over a broker w
     expect(JSON.parse(result.stdout).outputs).toEqual({ orderId: 1007 });
     expect(result.stderr).toContain('MESSAGE_PAYLOAD_PATH');
     expect(`${result.stdout}${result.stderr}`).not.toContain(credentials.password);
+  });
+});
+
+describe('Arazzo 1.1 asynchronous steps over WebSocket', () => {
+  let server: WsTestServer;
+  let answering: NodeJS.Timeout;
+
+  beforeAll(async () => {
+    server = await startWsServer();
+    // The order service: each order frame on /orders/place is confirmed on /orders/confirmed.
+    let seen = 0;
+    answering = setInterval(() => {
+      for (const frame of server.received.slice(seen)) {
+        if (frame.path !== '/orders/place') continue;
+        const { requestId, petId } = JSON.parse(frame.text) as { requestId: string; petId: number };
+        server.send('/orders/confirmed', JSON.stringify({ requestId, orderId: petId * 6, status: 'confirmed' }));
+      }
+      seen = server.received.length;
+    }, 20);
+  });
+
+  afterAll(async () => {
+    clearInterval(answering);
+    await server?.stop();
+  });
+
+  it('sends and receives the correlated reply on a WebSocket server named by the AsyncAPI description', async () => {
+    const wsVars = { BROKER_HOST: `127.0.0.1:${server.port}`, PROTOCOL: 'ws', MQTT_VERSION: '5.0.0', TIMEOUT: '5000' };
+    h.ws.fixture('orders.asyncapi.yaml', wsVars);
+    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=w-1', '--input', 'petId=5'], ROUTES, { vars: wsVars });
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).outputs).toEqual({ orderId: 30 });
+    expect(server.received.map((frame) => frame.path)).toContain('/orders/place');
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a', '/echo/30']);
   });
 });

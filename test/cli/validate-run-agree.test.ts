@@ -129,7 +129,8 @@ const TABLE: Row[] = [
   ['ACTION_PARAMETERS_WITHOUT_WORKFLOW', 'error', doc({ arazzo: '1.1.0', steps: '      - stepId: a\n        operationId: getA\n        onFailure:\n          - { name: stop, type: end, parameters: [{ name: n, value: 1 }] }' })],
   ['ACTION_PARAMETER_IN', 'error', doc({ arazzo: '1.1.0', steps: '      - stepId: a\n        operationId: getA\n        onFailure:\n          - { name: go, type: goto, workflowId: other, parameters: [{ name: n, in: query, value: 1 }] }', more: OTHER })],
   ['STEP_DEPENDS_ON_CYCLE', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, dependsOn: [a] }' })],
-  ['UNSUPPORTED_1_1', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, action: send }' })],
+  ['UNSUPPORTED_1_1', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, dependsOn: [$workflows.other.steps.b] }', more: OTHER })],
+  ['INVALID_ASYNC_STEP', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, action: send }' })],
   [
     'FORWARD_STEP_REFERENCE',
     'warning',
