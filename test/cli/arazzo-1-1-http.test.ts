@@ -59,7 +59,6 @@ describe('Arazzo 1.1 over HTTP', () => {
     const result = await h.run('arazzo-1-1-invalid.arazzo.yaml', ['--workflow', 'broken'], { 'GET /a': {} });
     expectNoRun(result, 10);
     for (const [line, code] of [
-      [5, 'error UNSUPPORTED_1_1 source "events" is an AsyncAPI description'],
       [11, 'error EMPTY_SUCCESS_CRITERIA step "empty" has an empty successCriteria'],
       [14, 'error INVALID_TIMEOUT step "late" has timeout -5'],
       [19, 'error QUERYSTRING_CONFLICT step "both" has a querystring parameter and query parameters'],
@@ -67,7 +66,7 @@ describe('Arazzo 1.1 over HTTP', () => {
       [25, 'error UNKNOWN_STEP step "loop2" depends on step "nowhere"'],
       [27, 'error ACTION_PARAMETERS_WITHOUT_WORKFLOW action "badParams" has parameters but runs no workflow'],
       [29, 'error ACTION_PARAMETER_IN action "withIn": parameter "n" has in: "query"'],
-      [32, 'error UNSUPPORTED_1_1 step "publish" has action: AsyncAPI steps (send and receive) are not yet supported for Arazzo 1.1 documents in this version'],
+      [32, 'error INVALID_ASYNC_STEP step "publish" has action: send but names no operation or channel of an AsyncAPI source (its AsyncAPI sources: events)'],
       [37, 'error FORWARD_STEP_REFERENCE $steps.later.outputs.v refers to step "later", which comes later in the workflow; Arazzo 1.1 runs steps in order when no step has dependsOn'],
     ] as const) {
       expect(result.stderr).toContain(`arazzo-1-1-invalid.arazzo.yaml:${line}:`);
