@@ -6,7 +6,7 @@ import { checkOperations, type LoadOperations } from './check-operations.js';
 import { checkStructure } from './check-structure.js';
 import { checkComponents, checkWorkflows } from './check-workflows.js';
 import { locateFindings, Report, sortFindings, type Finding } from './finding.js';
-import type { LoadedDocument } from './model.js';
+import type { ArazzoDocument, LoadedDocument } from './model.js';
 import { ParseMemo } from './parse-memo.js';
 import { DEFAULT_PROFILE, readsAs11, type RunnerProfile } from './runner-profile.js';
 
@@ -17,6 +17,8 @@ export interface ValidateOptions {
   loadPathOperations?: LoadPathOperations;
   /** The runner profile the document is checked for (v1 by default); one that checks the constructs it runs adds those checks (check-v2.ts). */
   profile?: RunnerProfile;
+  /** Arazzo 1.1: checks the document's asynchronous steps against their AsyncAPI sources (src/plan/check-async-steps.ts); without it they are not. */
+  checkAsyncSteps?: (doc: ArazzoDocument, report: Report) => Promise<void>;
   /** The workflow ids of an Arazzo source (its url as written), or undefined to skip it; without it they are not checked. */
   loadSourceWorkflows?: LoadSourceWorkflows;
 }
@@ -35,7 +37,10 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   checkWorkflows(doc.model, rawAt, parsed, report, profile);
   checkComponents(doc.model, rawAt, parsed, report, profile);
   await checkOperations(doc.model, options.loadOperations, report);
-  if (readsAs11(profile, doc.model.arazzo)) (await import('./check-arazzo-1-1.js')).checkArazzo11(doc.model, rawAt, report, profile);
+  if (readsAs11(profile, doc.model.arazzo)) {
+    (await import('./check-arazzo-1-1.js')).checkArazzo11(doc.model, rawAt, report, profile);
+    await options.checkAsyncSteps?.(doc.model, report);
+  }
   if (profile.checksRunConstructs) {
     await (await import('./check-v2.js')).checkForV2(doc.model, report, profile.featureSet);
     (await import('./check-version-v2.js')).checkVersionForV2(doc.model, report, profile);

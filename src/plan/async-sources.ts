@@ -90,7 +90,7 @@ export async function bindAsyncSources(doc: LoadedDocument, registry: ApiLookup,
 }
 
 /** The AsyncAPI document of a source's text; throws ToolError ASYNCAPI_INVALID naming the source and where. */
-function parseAsyncApi(text: string, location: string, name: string): AsyncApiDocument {
+export function parseAsyncApi(text: string, location: string, name: string): AsyncApiDocument {
   let value: unknown;
   try {
     value = yamlLibrary().parse(text, { maxAliasCount: MAX_ALIASES, uniqueKeys: true });

@@ -86,8 +86,11 @@ export function compileAsyncStep(step: Step, sources: readonly AsyncSource[], wa
   return program;
 }
 
-interface Target {
-  source: AsyncSource;
+/** An AsyncAPI source as far as finding a step's operation goes. */
+export type NamedAsyncApi = Pick<AsyncSource, 'name' | 'document'>;
+
+export interface AsyncTarget<S extends NamedAsyncApi = AsyncSource> {
+  source: S;
   document: AsyncApiDocument;
   operation?: AsyncApiOperation;
   channel: AsyncApiChannel;
@@ -95,7 +98,7 @@ interface Target {
 }
 
 /** The operation or channel the step names: `channelPath`, else a (qualified) operationId, or the 1.1 text's `operationPath: $sourceDescriptions.<name>.<operationId>`. */
-function findTarget(step: Step, sources: readonly AsyncSource[], fail: (message: string, hint?: string) => never): Target {
+export function findTarget<S extends NamedAsyncApi>(step: Step, sources: readonly S[], fail: (message: string, hint?: string) => never): AsyncTarget<S> {
   if (step.channelPath !== undefined) {
     const match = CHANNEL_PATH.exec(step.channelPath);
     if (!match) return fail(`channelPath "${step.channelPath}" is not {$sourceDescriptions.<name>.url}#/channels/<channel>`);
@@ -118,7 +121,7 @@ function findTarget(step: Step, sources: readonly AsyncSource[], fail: (message:
 }
 
 /** The URL of the first server of the operation (or channel) whose protocol tool speaks; throws when none does, naming the protocols. */
-function ownServerUrl(document: AsyncApiDocument, target: Target, name: string, fail: (message: string, hint?: string) => never): string {
+function ownServerUrl(document: AsyncApiDocument, target: AsyncTarget<NamedAsyncApi>, name: string, fail: (message: string, hint?: string) => never): string {
   const servers = target.operation ? serversOfOperation(document, target.operation) : serversOf(document, target.channel);
   if (servers.length === 0) return fail(`source "${name}" declares no server for channel "${target.channel.key}", and no registered broker is bound to it`, `Bind one: tool api add ${name} mqtt://<host>:<port>`);
   const usable = servers.find((server) => !(supportedProtocol(server) instanceof Error));

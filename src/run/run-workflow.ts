@@ -2,7 +2,8 @@ import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { compileWorkflow, DEFAULT_MAX_DEPTH } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
-import type { LoadedDocument } from '../arazzo/model.js';
+import type { ArazzoDocument, LoadedDocument } from '../arazzo/model.js';
+import type { Report } from '../arazzo/finding.js';
 import type { Outcome } from '../errors/outcome.js';
 import { styleFor, type Style } from '../output/style.js';
 import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
@@ -277,6 +278,13 @@ async function compileRun(
   selected: { workflowId?: string },
   chosen: { profile: RunnerProfile },
 ): Promise<CompiledRun | { stop: RunStop }> {
+  // Arazzo 1.1: each AsyncAPI source is read once, for validation and for binding.
+  const asyncTexts = new Map<string, Promise<{ text: string; location: string }>>();
+  const readAsyncText = (loader: DescriptionLoader, base: string) => (url: string) => {
+    let pending = asyncTexts.get(url);
+    if (!pending) asyncTexts.set(url, (pending = loader.readDocument(url, base)));
+    return pending;
+  };
   const prepared = await prepareDocument({
     file: opts.file,
     cwd: io.cwd,
@@ -306,6 +314,14 @@ async function compileRun(
           }
         },
         loadPathOperations: async (url: string) => allOperations(await loadDescription(url)),
+        checkAsyncSteps: async (model: ArazzoDocument, report: Report) => {
+          const [{ checkAsyncSteps }, { parseAsyncApi }] = await Promise.all([import('../plan/check-async-steps.js'), import('../plan/async-sources.js')]);
+          const read = readAsyncText(loadDescription, doc.absolutePath);
+          await checkAsyncSteps(model, async (url) => {
+            const { text, location } = await read(url);
+            return parseAsyncApi(text, location, url);
+          }, report);
+        },
       };
     },
     findings: { stderr: io.stderr, style, consequence: 'nothing was sent', showWarnings: true, validateFlags: validateFlagsOf(opts) },
@@ -327,7 +343,7 @@ async function compileRun(
   const registry = deps.registry ?? (await (await import('../plan/api-lookup.js')).loadApiLookup({ env: io.env, pipeline }));
   const { sources, warnings } = await bindSources(doc, registry, loadDescription, { binds: opts.binds, sends: deps.recorded !== true });
   // Arazzo 1.1: AsyncAPI sources, read and bound to brokers as OpenAPI sources are to APIs.
-  const asyncBound = profile.featureSet === '1.1' ? await (await import('../plan/async-sources.js')).bindAsyncSources(doc, registry, (url) => loadDescription.readDocument(url, doc.absolutePath), { binds: opts.binds, sends: deps.recorded !== true }) : undefined;
+  const asyncBound = profile.featureSet === '1.1' ? await (await import('../plan/async-sources.js')).bindAsyncSources(doc, registry, readAsyncText(loadDescription, doc.absolutePath), { binds: opts.binds, sends: deps.recorded !== true }) : undefined;
   for (const warning of [...warnings, ...(asyncBound?.warnings ?? [])]) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
 

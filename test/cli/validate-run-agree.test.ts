@@ -5,7 +5,7 @@
  * runtime behaviour). Then the one place they differ on purpose: errors in workflows a run cannot
  * reach are warnings for that run.
  */
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/arazzo/finding.js';
@@ -130,6 +130,8 @@ const TABLE: Row[] = [
   ['ACTION_PARAMETER_IN', 'error', doc({ arazzo: '1.1.0', steps: '      - stepId: a\n        operationId: getA\n        onFailure:\n          - { name: go, type: goto, workflowId: other, parameters: [{ name: n, in: query, value: 1 }] }', more: OTHER })],
   ['STEP_DEPENDS_ON_CYCLE', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, dependsOn: [a] }' })],
   ['UNSUPPORTED_1_1', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, dependsOn: [$workflows.other.steps.b] }', more: OTHER })],
+  ['UNSUPPORTED_PROTOCOL', 'error', doc({ arazzo: '1.1.0', sources: `\n${SOURCE}\n  - { name: events, url: ./kafka.asyncapi.yaml, type: asyncapi }`, steps: '      - { stepId: a, operationId: $sourceDescriptions.events.publish, action: send }' })],
+  ['INVALID_ASYNCAPI', 'error', doc({ arazzo: '1.1.0', sources: `\n${SOURCE}\n  - { name: events, url: ./old.asyncapi.yaml, type: asyncapi }` })],
   ['INVALID_ASYNC_STEP', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, action: send }' })],
   [
     'FORWARD_STEP_REFERENCE',
@@ -151,6 +153,12 @@ async function validateJson(file: string): Promise<{ code: number; findings: Fin
 }
 
 describe('validate and run agree on every finding code', () => {
+  beforeAll(() => {
+    // The AsyncAPI sources of the Arazzo 1.1 rows: one on a kafka server, one of AsyncAPI 2.
+    h.ws.write('kafka.asyncapi.yaml', 'asyncapi: 3.0.0\ninfo: { title: k, version: "1" }\nservers: { k: { host: "localhost:9092", protocol: kafka } }\nchannels: { c: { address: c } }\noperations: { publish: { action: receive, channel: { $ref: "#/channels/c" } } }\n');
+    h.ws.write('old.asyncapi.yaml', 'asyncapi: 2.6.0\ninfo: { title: o, version: "1" }\nchannels: {}\n');
+  });
+
   it('has a row for every code in docs/cli.md, with the severity documented there', () => {
     expect(TABLE.map(([code, severity]) => `${code} ${severity}`).sort()).toEqual(documentedCodes().sort());
   });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import type { Finding } from '../../arazzo/finding.js';
+import type { Finding, Report } from '../../arazzo/finding.js';
 import { formatFinding, formatSummary } from '../../arazzo/format-finding.js';
-import type { LoadedDocument } from '../../arazzo/model.js';
+import type { ArazzoDocument, LoadedDocument } from '../../arazzo/model.js';
 import type { RunnerProfile } from '../../arazzo/runner-profile.js';
 import { configPaths } from '../../config/paths.js';
 import { ToolError } from '../../errors/tool-error.js';
@@ -77,9 +77,13 @@ async function validateOne(file: string, options: ValidateOptions, context: Tool
       const loadOperations = localOperationsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) });
       // Only a profile that runs nested workflows reads the sources' workflows.
       const loadSourceWorkflows = profile.runsNestedWorkflows ? (await import('../source-workflows.js')).localWorkflowsLoader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
+      // Arazzo 1.1: message steps are checked against their local AsyncAPI sources.
+      const readAsyncApi = profile.featureSet === '1.1' ? (await import('../source-workflows.js')).localAsyncApiReader(doc.absolutePath, { denied, allowRead, cwd: context.cwd, onRefused: (error) => refused.push(error) }) : undefined;
+      const { checkAsyncSteps } = readAsyncApi ? await import('../../plan/check-async-steps.js') : { checkAsyncSteps: undefined };
       return {
         loadOperations,
         loadPathOperations: loadOperations.paths,
+        ...(readAsyncApi && checkAsyncSteps ? { checkAsyncSteps: (model: ArazzoDocument, report: Report) => checkAsyncSteps(model, readAsyncApi, report) } : {}),
         ...(loadSourceWorkflows ? { loadSourceWorkflows } : {}),
         // A description that breaks a read rule stops `validate` as it stops `run`: same message, exit 2.
         afterValidation: () => {
