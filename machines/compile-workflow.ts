@@ -116,6 +116,30 @@ function failAction(step: StepPlan, code: RunFailure['code'], reason?: string): 
 }
 
 function stepState(plan: WorkflowPlan, step: StepPlan, index: number, next: string): StateConfig {
+  const state = runState(plan, step, index, next);
+  return step.requires && !step.fails && !step.call ? withRequires(state, step, index) : state;
+}
+
+/**
+ * A step that depends on steps of other workflows (Arazzo 1.1) checks them first, in a `requires`
+ * sub-state: one that has not succeeded in the run fails the workflow before the step runs.
+ */
+function withRequires(state: StateConfig, step: StepPlan, index: number): StateConfig {
+  const requires = step.requires!;
+  const reason = `it depends on ${requires.map((r) => r.label).join(', ')}, which ${requires.length === 1 ? 'has' : 'have'} not succeeded in this run; dependsOn does not run another workflow's steps: make that workflow run first (a workflow dependsOn)`;
+  const check: StateConfig = {
+    always: [
+      { guard: { type: 'requiresMissing', params: { keys: requires.map((r) => r.key) } }, target: FAILED, actions: failAction(step, 'STEP_DEPENDENCY_NOT_MET', reason) },
+      { target: stepTarget(index, step.stepId, SUB_STATE.calling) },
+    ],
+  };
+  if (state.states) return { ...state, initial: SUB_STATE.requires, states: { [SUB_STATE.requires]: check, ...state.states } };
+  // An atomic step: its entry's run moves into `calling`, its done transitions stay on the step.
+  const entry = state.entry as ActionRef[];
+  return { meta: state.meta, entry: entry[0]!, initial: SUB_STATE.requires, on: state.on, states: { [SUB_STATE.requires]: check, [SUB_STATE.calling]: { entry: entry.slice(1) } } } as StateConfig;
+}
+
+function runState(plan: WorkflowPlan, step: StepPlan, index: number, next: string): StateConfig {
   // One object is the state's meta and the params of its enterStep and startRun (a long chart kept three per step).
   const meta = { stepId: step.stepId, index };
   const enter: ActionRef = { type: 'enterStep', params: meta };

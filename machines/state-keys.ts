@@ -15,6 +15,8 @@ export const SUB_STATE = {
   /** A retry action with a `stepId` or `workflowId` runs it here before `backoff`; `_<n>` is the action's place in the chain. */
   retryStep: 'retryStep',
   retryCall: 'retryCall',
+  /** Arazzo 1.1: a step that depends on steps of other workflows checks they succeeded before `calling`. */
+  requires: 'requires',
 } as const;
 
 export type SubState = (typeof SUB_STATE)[keyof typeof SUB_STATE];

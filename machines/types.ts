@@ -71,6 +71,12 @@ export interface StepPlan {
    * (`joinAt` = the number of steps). See compile-workflow.ts.
    */
   inFlight?: { joinAt: number };
+  /**
+   * Arazzo 1.1 step dependsOn on steps of other workflows: each must have completed (succeeded) in
+   * the run before this step runs (`key`: `<workflow key>/<stepId>`); dependsOn does not run them,
+   * so the step fails when one has not (`label` names it).
+   */
+  requires?: Array<{ key: string; label: string }>;
   /** The chains in force for this step, presence rules applied (step chain, workflow chain, or none). */
   onSuccess: ActionPlan[];
   onFailure: ActionPlan[];
@@ -250,6 +256,8 @@ export interface RunShared {
   workflows: Record<string, { inputs: Record<string, unknown>; outputs: Record<string, unknown> }>;
   /** The keys of the workflows completed in the run (a run that ended succeeded; a dependency whose run, transfers included, did): dependsOn does not run them again. */
   completed: Record<string, true>;
+  /** Arazzo 1.1: the steps that succeeded in the run, as `<workflow key>/<stepId>`, for step dependsOn across workflows. */
+  stepsDone?: Record<string, true>;
 }
 
 /** The nested call a step is making: the records and transfers of the workflows it ran so far. */

@@ -74,6 +74,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
       callReady: ({ event }) => outcomeOf(event)?.call !== undefined,
       /** A nested call from here would be deeper than the run allows. */
       depthExceeded: ({ context }) => context.depth + 1 > context.run.maxDepth,
+      /** Arazzo 1.1: some step of another workflow this step depends on has not succeeded in the run. */
+      requiresMissing: ({ context }, params: { keys: string[] }) => params.keys.some((key) => context.run.stepsDone?.[key] !== true),
       /** The called workflow ended by a transfer to workflow `to`. */
       transferredTo: ({ event }, params: { to: string }) => resultOf(event)?.transfer?.to === params.to,
       /** The called workflow stopped for a reason that stops the run (budget, depth). */
@@ -207,6 +209,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         }
         // The append-only logs gain their new entry (see above).
         context.records.push(record);
+        // The run's completed steps, shared by its machines as `workflows` is: step dependsOn across workflows reads them.
+        if (ok) (context.run.stepsDone ??= Object.create(null) as Record<string, true>)[`${context.key}/${params.stepId}`] = true;
         // `steps` has no prototype (see the context factory), so a stepId of "__proto__" is an own key.
         const data = last?.keepData === false ? undefined : (last?.data as object | undefined);
         // Object.assign, not a spread: on Node 20's V8 the spread made a new hidden class per step.

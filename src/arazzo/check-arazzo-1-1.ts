@@ -20,7 +20,7 @@ export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => u
     for (const step of workflow.steps) checkStep(doc, workflow, step, rawAt, report, notYet);
     checkActions(workflow.successActions, report);
     checkActions(workflow.failureActions, report);
-    checkStepDependencies(workflow, report);
+    checkStepDependencies(doc, workflow, report);
   }
   const components = doc.components;
   if (components) {
@@ -117,7 +117,7 @@ function checkActionParameters(action: Action, report: Report): void {
 }
 
 /** A step's dependsOn names steps of its workflow (other forms are not run yet), not itself, and without a cycle. */
-function checkStepDependencies(workflow: Workflow, report: Report): void {
+function checkStepDependencies(doc: ArazzoDocument, workflow: Workflow, report: Report): void {
   const ids = workflow.steps.flatMap((step) => (step.stepId === undefined ? [] : [step.stepId]));
   const edges = new Map<string, string[]>();
   for (const step of workflow.steps) {
@@ -125,7 +125,7 @@ function checkStepDependencies(workflow: Workflow, report: Report): void {
     step.dependsOn.forEach((name, i) => {
       const at = childPointer(childPointer(step.pointer, 'dependsOn'), String(i));
       if (name.startsWith('$workflows.') || name.startsWith('$sourceDescriptions.')) {
-        report.error('UNSUPPORTED_1_1', at, `step "${step.stepId ?? ''}" depends on ${name}, a step of another workflow: dependencies on other workflows' steps are not yet supported for Arazzo 1.1 documents in this version; depend on the workflow (workflow dependsOn) instead`);
+        checkOtherWorkflowStep(doc, step, name, at, report);
       } else if (name === step.stepId) {
         report.error('STEP_DEPENDS_ON_CYCLE', at, `step "${name}" depends on itself; remove it from its dependsOn`);
       } else if (!ids.includes(name)) {
@@ -139,6 +139,32 @@ function checkStepDependencies(workflow: Workflow, report: Report): void {
     const first = workflow.steps.find((step) => step.stepId === cycle[0]);
     report.error('STEP_DEPENDS_ON_CYCLE', childPointer(first?.pointer ?? workflow.pointer, 'dependsOn'), `the steps' dependsOn form a cycle: ${cycle.map((id) => `"${id}"`).join(' -> ')}; no step of it could run first`);
   }
+}
+
+const OTHER_WORKFLOW_STEP = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
+const SOURCE_WORKFLOW_STEP = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
+
+/** A dependency on a step of another workflow: `$workflows.<id>.steps.<stepId>` names one the document has; `$sourceDescriptions.<source>.<id>.steps.<stepId>` an Arazzo source it declares. */
+function checkOtherWorkflowStep(doc: ArazzoDocument, step: Step, name: string, at: string, report: Report): void {
+  const label = `step "${step.stepId ?? ''}"`;
+  const local = OTHER_WORKFLOW_STEP.exec(name);
+  if (local) {
+    const ids = doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
+    const target = doc.workflows.find((w) => w.workflowId === local[1]);
+    if (!target) report.error('UNKNOWN_WORKFLOW', at, `${label} depends on ${name}, but the document has no workflow "${local[1]}"${didYouMean(local[1]!, ids)}`);
+    else if (!target.steps.some((s) => s.stepId === local[2])) {
+      const steps = target.steps.flatMap((s) => (s.stepId === undefined ? [] : [s.stepId]));
+      report.error('UNKNOWN_STEP', at, `${label} depends on ${name}, but workflow "${local[1]}" has no step "${local[2]}"${didYouMean(local[2]!, steps)}`);
+    }
+    return;
+  }
+  const remote = SOURCE_WORKFLOW_STEP.exec(name);
+  if (!remote) {
+    report.error('INVALID_REFERENCE', at, `${label} depends on ${name}; write $workflows.<workflowId>.steps.<stepId> or $sourceDescriptions.<source>.<workflowId>.steps.<stepId>`);
+    return;
+  }
+  const source = doc.sourceDescriptions.find((s) => s.name === remote[1]);
+  if (source?.type !== 'arazzo') report.error('UNKNOWN_SOURCE', at, `${label} depends on ${name}, but ${source ? `source "${remote[1]}" is not of type arazzo` : `the document has no source "${remote[1]}"`}`);
 }
 
 /** A cycle of the graph (as its ids, the first repeated at the end), or undefined; iterative, so a long chain does not overflow the stack. */

@@ -10,7 +10,7 @@ import { compileTemplate, type TemplateOptions } from '../expressions/compile-te
 import { templateOptionsFor } from './template-options.js';
 import type { Template } from '../expressions/template-ast.js';
 import { resolveParameter } from './resolve-parameter.js';
-import { markInFlight } from './step-order.js';
+import { markInFlight, stepRequirements } from './step-order.js';
 
 /** The inputs an action's `parameters` pass to its workflow (Arazzo 1.1): name and value template. */
 export type ActionInputs = ReadonlyArray<{ name: string; value: Template }>;
@@ -99,6 +99,14 @@ export function stepIndexOf(workflow: Workflow): StepIndex {
  * missing step, or a retry in a success chain.
  */
 export function planStep(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions = { profile: DEFAULT_PROFILE }, keyOf: WorkflowKeyOf = (reference) => workflowKey(doc, reference)): StepPlan {
+  const plan = planStepChains(doc, workflow, step, index, criteria, options, keyOf);
+  // Arazzo 1.1: steps of other workflows this step depends on must have succeeded in the run.
+  const requires = options.profile.ordersStepsByDependencies ? stepRequirements(step, keyOf) : [];
+  if (requires.length > 0) plan.requires = requires;
+  return plan;
+}
+
+function planStepChains(doc: ArazzoDocument, workflow: Workflow, step: Step, index: StepIndex, criteria: StepCriteria, options: CriteriaOptions, keyOf: WorkflowKeyOf): StepPlan {
   const stepId = step.stepId ?? '';
   const profile = options.profile;
   const chain = (own: ActionOrReference[] | undefined, inherited: ActionOrReference[] | undefined, side: Side): [ActionPlan[], ChainSource] => {

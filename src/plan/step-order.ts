@@ -65,6 +65,30 @@ export function markInFlight(workflow: Workflow, steps: ReadonlyArray<{ inFlight
   });
 }
 
+/** `$workflows.<id>.steps.<stepId>`: a step of another workflow of the document. */
+const OTHER_WORKFLOW_STEP = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
+/** `$sourceDescriptions.<source>.<id>.steps.<stepId>`: a step of a workflow of an Arazzo source. */
+const SOURCE_WORKFLOW_STEP = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
+
+/**
+ * The steps of other workflows a step depends on (Arazzo 1.1 step dependsOn), each as the key the
+ * run records its success under (`<workflow key>/<stepId>`) and how a message names it. `keyOf`
+ * gives a workflow's key among the run's (its id, or `<source>.<id>`).
+ */
+export function stepRequirements(step: Step, keyOf: (reference: string) => string | undefined): Array<{ key: string; label: string }> {
+  const requires: Array<{ key: string; label: string }> = [];
+  for (const name of step.dependsOn) {
+    const local = OTHER_WORKFLOW_STEP.exec(name);
+    if (local) {
+      requires.push({ key: `${keyOf(local[1]!) ?? local[1]}/${local[2]}`, label: `step "${local[2]}" of workflow "${local[1]}"` });
+      continue;
+    }
+    const remote = SOURCE_WORKFLOW_STEP.exec(name);
+    if (remote) requires.push({ key: `${keyOf(`$sourceDescriptions.${remote[1]}.${remote[2]}`) ?? `${remote[1]}.${remote[2]}`}/${remote[3]}`, label: `step "${remote[3]}" of workflow "${remote[2]}" of source "${remote[1]}"` });
+  }
+  return requires;
+}
+
 /** The step ids whose outputs a step's strings read (parameters, body, criteria, outputs, actions). */
 function outputReferences(step: Step): Set<string> {
   const found = new Set<string>();

@@ -55,6 +55,19 @@ describe('Arazzo 1.1 over HTTP', () => {
     expect(h.server.hits[1]!.headers['x-from-a']).toBe('t1');
   });
 
+  it("runs a step that depends on another workflow's step once that step has succeeded in the run", async () => {
+    const result = await h.run(FIXTURE, ['--workflow', 'afterSetup'], { 'GET /a': {}, 'GET /b': {} });
+    expect(result.code).toBe(0);
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/a', '/b']);
+  });
+
+  it("fails a step whose other workflow's step has not run, before sending anything for it (dependsOn does not run it)", async () => {
+    const result = await h.run(FIXTURE, ['--workflow', 'withoutSetup'], { 'GET /a': {}, 'GET /b': {} });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('it depends on step "login" of workflow "setup", which has not succeeded in this run');
+    expect(h.server.hits).toHaveLength(0);
+  });
+
   it('refuses a document that breaks the 1.1 rules before sending anything (exit 10), each finding at its line', async () => {
     const result = await h.run('arazzo-1-1-invalid.arazzo.yaml', ['--workflow', 'broken'], { 'GET /a': {} });
     expectNoRun(result, 10);

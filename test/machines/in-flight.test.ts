@@ -40,3 +40,16 @@ describe('in-flight steps', () => {
     expect(result.calls).toEqual(['send', 'confirm', 'other', 'confirm', 'confirm', 'status']);
   });
 });
+
+describe('steps that depend on steps of other workflows (Arazzo 1.1)', () => {
+  const requires = [{ key: 'setup/login', label: 'step "login" of workflow "setup"' }];
+
+  it('fail before they run when the step has not succeeded in the run, whether or not they can retry', async () => {
+    for (const extra of [{}, { onFailure: [action('retry', { retryLimit: 2 })], onFailureFrom: 'step' as const }]) {
+      const result = await runPlan({ workflowId: 'main', steps: [step('first'), step('use', { requires, ...extra })] }, {});
+      expect(result.final).toBe('failed');
+      expect(result.calls).toEqual(['first']);
+      expect(result.context.failure).toMatchObject({ code: 'STEP_DEPENDENCY_NOT_MET', stepId: 'use' });
+    }
+  });
+});
