@@ -44,6 +44,8 @@ const SCENARIOS = [
   { name: 'retry-100', kind: 'retry', size: 100 },
   // The v2 runner's nested calls: linear-1000's requests as 100 calls of a 10-step workflow.
   { name: 'nested-100x10', kind: 'nested', size: 1000 },
+  // linear-1000 as an Arazzo 1.1 document (the 1.1 profile: the v2 engine plus 1.1's grammar and rules).
+  { name: 'linear-1000-1.1', kind: 'linear', size: 1000, arazzo: '1.1.0' },
 ];
 
 function parseArgs(argv) {

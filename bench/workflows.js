@@ -48,9 +48,9 @@ function openapi(baseUrl) {
   };
 }
 
-function arazzo(workflowId, steps, outputs, inputs) {
+function arazzo(workflowId, steps, outputs, inputs, version = '1.0.1') {
   return {
-    arazzo: '1.0.1',
+    arazzo: version,
     info: { title: `benchmark ${workflowId}`, version: '1.0.0' },
     sourceDescriptions: [{ name: 'bench', url: './bench.openapi.yaml', type: 'openapi' }],
     workflows: [{ workflowId, inputs: { type: 'object', properties: inputs }, steps, outputs }],
@@ -61,7 +61,7 @@ function arazzo(workflowId, steps, outputs, inputs) {
  * `n` steps in a chain: step i GETs /items/{id}?n=i where id is step i-1's output `next` (a path
  * parameter, a query parameter and an output feeding the next step, as the issue asks).
  */
-function linear(n) {
+function linear(n, scenario = {}) {
   const steps = [];
   for (let i = 0; i < n; i++) {
     steps.push({
@@ -75,7 +75,7 @@ function linear(n) {
       outputs: { next: '$response.body#/next' },
     });
   }
-  return arazzo(`linear${n}`, steps, { last: `$steps.s${n - 1}.outputs.next` }, {});
+  return arazzo(`linear${n}`, steps, { last: `$steps.s${n - 1}.outputs.next` }, {}, scenario.arazzo);
 }
 
 /** One step that goes back to itself until the server says none remain: `total` step runs. */
@@ -158,7 +158,7 @@ export function writeWorkflows(dir, baseUrl, scenarios) {
   writeFileSync(join(dir, 'bench.openapi.yaml'), stringify(openapi(baseUrl)));
   return scenarios.map((scenario) => {
     const file = join(dir, `${scenario.name}.arazzo.yaml`);
-    writeFileSync(file, stringify(KINDS[scenario.kind](scenario.size), { lineWidth: 0 }));
+    writeFileSync(file, stringify(KINDS[scenario.kind](scenario.size, scenario), { lineWidth: 0 }));
     return { ...scenario, file };
   });
 }
