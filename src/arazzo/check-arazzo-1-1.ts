@@ -2,10 +2,11 @@
  * Arazzo 1.1's own rules, for a 1.1 document: a `successCriteria` that is given holds a criterion,
  * a step `timeout` is a positive whole number of milliseconds, an action's `parameters` go to the
  * workflow it runs and have no `in`, one `querystring` per request and never beside `query`
- * parameters, and a step's `dependsOn` names steps that exist, without a cycle. What 1.1 adds that
- * this version does not run yet (AsyncAPI sources and their steps, a timeout on a step that runs a
- * workflow, dependencies on another workflow's steps) is an error that says so: the run would
- * otherwise do something else than the document says.
+ * parameters, a step's `dependsOn` names steps that exist (its own workflow's, another's, an
+ * Arazzo source's) without a cycle, and an asynchronous step's `action`, `correlationId` and
+ * target agree (their AsyncAPI descriptions are checked by src/plan/check-async-steps.ts). What
+ * 1.1 adds that this version does not run yet (a timeout on a step that runs a workflow) is an
+ * error that says so: the run would otherwise do something else than the document says.
  */
 import type { Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Parameter, type Reference, type Step, type Workflow } from './model.js';

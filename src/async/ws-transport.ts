@@ -91,7 +91,9 @@ class WsTransport implements Transport {
 
   private open(address: string): Promise<WebSocket> {
     const { username, password, timeoutMs, limits } = this.options;
-    const headers: Record<string, string> = username === undefined ? {} : { authorization: `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}` };
+    // A user name (tool auth login --type basic) is HTTP Basic; a password alone is a token (bearer, OAuth).
+    const headers: Record<string, string> =
+      username !== undefined ? { authorization: `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}` } : password !== undefined ? { authorization: `Bearer ${password}` } : {};
     const socket = new this.WebSocketClass(channelUrl(this.baseUrl, address), { handshakeTimeout: timeoutMs, maxPayload: limits.maxMessageBytes, headers });
     socket.on('message', (data) => this.receive(address, data));
     const opened = new Promise<WebSocket>((resolve, reject) => {

@@ -27,7 +27,7 @@ export function localAsyncApiReader(
   return async (sourceUrl) => {
     if (REMOTE.test(sourceUrl.trim()) && !sourceUrl.trim().startsWith('file:')) return undefined;
     try {
-      const { text, location } = await readSourceDocument(sourceUrl, baseFile, deps);
+      const { text, location } = await readSourceDocument(sourceUrl, baseFile, deps, 'the AsyncAPI description');
       return parseAsyncApi(text, options.cwd === undefined ? location : relative(options.cwd, location) || location, sourceUrl);
     } catch (error) {
       if (error instanceof DescriptionError && error.code === 'DESCRIPTION_REFUSED') options.onRefused?.(error);

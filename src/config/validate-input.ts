@@ -39,7 +39,8 @@ export function normaliseBaseUrl(raw: string): string {
  */
 export function urlOrigin(url: URL | string): string {
   const parsed = typeof url === 'string' ? new URL(url) : url;
-  return parsed.origin !== 'null' ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
+  // Host names are case-insensitive: a special scheme's URL lower-cases them, the others do not.
+  return parsed.origin !== 'null' ? parsed.origin : `${parsed.protocol}//${parsed.host.toLowerCase()}`;
 }
 
 /** An absolute http(s) URL without user:password; throws ConfigError (INVALID_URL) otherwise. */

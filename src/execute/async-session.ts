@@ -7,6 +7,7 @@
 import { connectTransport, mqttProtocolVersion } from '../async/connect-transport.js';
 import type { Subscription, Transport } from '../async/transport.js';
 import type { AuthHook } from '../http/types.js';
+import { urlOrigin } from '../config/validate-input.js';
 
 export interface AsyncSession {
   /** The transport to `url` (connected once per run). */
@@ -67,7 +68,7 @@ export function createAsyncSession(options: { connectTimeoutMs: number }): Async
 export async function brokerCredentials(auth: AuthHook | undefined, url: string): Promise<{ username?: string; password?: string }> {
   if (auth === undefined) return {};
   const target = new URL(url);
-  if (`${target.protocol}//${target.host}` !== auth.origin) return {};
+  if (urlOrigin(target) !== auth.origin) return {};
   const request = { headers: {} as Record<string, string>, url: target };
   await auth.apply(request, { retryAfter401: false });
   const header = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];

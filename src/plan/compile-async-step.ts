@@ -48,7 +48,7 @@ export function isAsyncStep(step: Step, sources: readonly AsyncSource[]): boolea
 }
 
 /**
- * The asynchronous program of `step`. Throws StepPreparationError (exit 2) naming the step for an
+ * The asynchronous program of `step`. Throws StepPreparationError (exit 10, as an invalid document; validation reports the same first) naming the step for an
  * operation or channel no AsyncAPI source has, a missing or unknown `action`, a parameter other
  * than a header, a server whose protocol tool does not speak, or a correlationId whose message
  * declares no correlation location.

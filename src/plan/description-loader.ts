@@ -161,8 +161,8 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
   return Object.assign(load, {
     // A document fetched over http(s) names URLs as a remote description's $refs do: fetched through
     // the guarded pipeline (no private address, before or at connect time), and never trusted.
-    readDocument: (location: string, base: string) =>
-      readSourceDocument(location, base, isHttp(base) ? { policy, fetch: fetchGuarded, trustOrigin: () => undefined } : { policy, fetch, trustOrigin: (url) => guard.trustOrigin(url) }).catch(unavailable),
+    readDocument: (location: string, base: string, what?: string) =>
+      readSourceDocument(location, base, isHttp(base) ? { policy, fetch: fetchGuarded, trustOrigin: () => undefined } : { policy, fetch, trustOrigin: (url) => guard.trustOrigin(url) }, what).catch(unavailable),
     from: (base: string) => async (location: string) => {
       let target: { location: string; remote: boolean };
       try {
@@ -179,7 +179,7 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
 export interface DescriptionLoader {
   (location: string): Promise<OpenApiDescription>;
   /** The text of the Arazzo document at `location` as the document at `base` names it; rejects with DescriptionUnavailableError. */
-  readDocument(location: string, base: string): Promise<SourceDocumentText>;
+  readDocument(location: string, base: string, what?: string): Promise<SourceDocumentText>;
   /** A loader of the descriptions the Arazzo document at `base` names (its relative urls resolve against it); rejects with DescriptionUnavailableError. */
   from(base: string): (location: string) => Promise<OpenApiDescription>;
 }

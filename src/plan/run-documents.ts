@@ -164,7 +164,7 @@ export function createRunDocuments(root: RunDocument, deps: RunDocumentsDeps): R
     const prefix = `${from.prefix}${source.name ?? ''}.`;
     const { sources, warnings } = await bindSources(loaded, deps.registry, loadDescription, { binds: deps.binds, included: { prefix }, ...(deps.sends === false ? { sends: false } : {}) });
     const bindScope = { binds: deps.binds, included: { prefix }, ...(deps.sends === false ? { sends: false } : {}) };
-    const asyncBound = root.criteria.profile.featureSet === '1.1' ? await bindAsyncSources(loaded, deps.registry, (url) => deps.loader.readDocument(url, location), bindScope) : undefined;
+    const asyncBound = root.criteria.profile.featureSet === '1.1' ? await bindAsyncSources(loaded, deps.registry, (url) => deps.loader.readDocument(url, location, 'the AsyncAPI description'), bindScope) : undefined;
     opened.set(prefix, [...sources, ...(asyncBound?.sources ?? [])].map((bound) => bound.name));
     for (const warning of [...warnings, ...(asyncBound?.warnings ?? [])]) deps.warn(`${file}: ${warning}`);
     deps.bound?.(sources, file);

@@ -57,7 +57,7 @@ export function sourceTarget(location: string, base: string, allowRefHosts: read
  * Throws DescriptionError: DESCRIPTION_REFUSED (a read rule), DESCRIPTION_UNREADABLE (missing,
  * unreadable, or the fetch failed).
  */
-export async function readSourceDocument(location: string, base: string, deps: SourceDocumentReaderDeps): Promise<SourceDocumentText> {
+export async function readSourceDocument(location: string, base: string, deps: SourceDocumentReaderDeps, what = 'the Arazzo document'): Promise<SourceDocumentText> {
   const target = sourceTarget(location, base, deps.policy.allowRefHosts);
   if (target.remote) {
     deps.trustOrigin(target.location);
@@ -66,7 +66,7 @@ export async function readSourceDocument(location: string, base: string, deps: S
       fetched = await deps.fetch(target.location);
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
-      throw new DescriptionError('DESCRIPTION_UNREADABLE', target.location, `${shown(target.location)}: cannot fetch the Arazzo document: ${reason}; check the URL and your network`, { cause: error });
+      throw new DescriptionError('DESCRIPTION_UNREADABLE', target.location, `${shown(target.location)}: cannot fetch ${what}: ${reason}; check the URL and your network`, { cause: error });
     }
     checkFetchedSize(shown(target.location), fetched.text, deps.policy.maxBytes);
     return { text: fetched.text, location: target.location, remote: true };
@@ -76,7 +76,7 @@ export async function readSourceDocument(location: string, base: string, deps: S
   } catch (error) {
     // readDescription words it for a description; this is an Arazzo document.
     if (error instanceof DescriptionError && error.cause instanceof LocalReadError) {
-      const verb = error.code === 'DESCRIPTION_REFUSED' ? 'refusing to read the Arazzo document' : 'cannot read the Arazzo document';
+      const verb = error.code === 'DESCRIPTION_REFUSED' ? `refusing to read ${what}` : `cannot read ${what}`;
       const reason = error.cause.reason === 'file not found' ? "file not found; check the source url (relative paths start from the folder of the document that names it)" : error.cause.reason;
       throw new DescriptionError(error.code, target.location, `${target.location}: ${verb}: ${reason}`, { cause: error.cause });
     }

@@ -282,7 +282,7 @@ async function compileRun(
   const asyncTexts = new Map<string, Promise<{ text: string; location: string }>>();
   const readAsyncText = (loader: DescriptionLoader, base: string) => (url: string) => {
     let pending = asyncTexts.get(url);
-    if (!pending) asyncTexts.set(url, (pending = loader.readDocument(url, base)));
+    if (!pending) asyncTexts.set(url, (pending = loader.readDocument(url, base, 'the AsyncAPI description')));
     return pending;
   };
   const prepared = await prepareDocument({
@@ -346,6 +346,7 @@ async function compileRun(
   const asyncBound = profile.featureSet === '1.1' ? await (await import('../plan/async-sources.js')).bindAsyncSources(doc, registry, readAsyncText(loadDescription, doc.absolutePath), { binds: opts.binds, sends: deps.recorded !== true }) : undefined;
   for (const warning of [...warnings, ...(asyncBound?.warnings ?? [])]) reporter.warn(warning);
   if (opts.verbose) printBanner(sources, io.stderr, style, opts.secretInputs ?? []);
+  if (opts.verbose && asyncBound) printAsyncBanner(asyncBound.sources, io.stderr);
 
   const templateWarnings: Array<{ pointer: string; source: string; message: string }> = [];
   const criteria = await criteriaOptionsFor(doc.model, profile, { warn: (message) => reporter.warn(message), regex });
@@ -397,6 +398,14 @@ function printBanner(sources: BoundSource[], stderr: Writable, style: Style, sec
     const base = s.baseUrl ?? s.description.servers[0];
     const auth = s.auth ? s.auth.describe() : 'none';
     stderr.write(`  ${printableLine(s.name)}: ${bound}; base URL ${base === undefined ? '(none)' : shown(base)}; auth ${auth}; description ${shown(s.description.location)}\n`);
+  }
+}
+
+// Arazzo 1.1: how each AsyncAPI source is bound (the broker's URL never carries credentials: they stay in the registry).
+function printAsyncBanner(sources: readonly AsyncSource[], stderr: Writable): void {
+  for (const s of sources) {
+    const bound = s.api ? `bound to broker API "${s.api.name}" (${s.reason}); broker ${s.baseUrl ?? '(none)'}` : "unbound: each operation's own AsyncAPI server";
+    stderr.write(`  ${printableLine(s.name)}: ${printableLine(bound)}; auth ${s.auth ? s.auth.describe() : 'none'}; AsyncAPI description ${printableLine(s.location)}\n`);
   }
 }
 

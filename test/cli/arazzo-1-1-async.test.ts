@@ -61,7 +61,9 @@ describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
 
   it('sends the order, runs the independent HTTP step while the reply is in flight, and joins before the step that needs it', async () => {
     const trace = join(h.ws.dir, 'orders.trace.ndjson');
-    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-1', '--input', 'petId=7', '--trace', trace], ROUTES, { vars: vars() });
+    const report = join(h.ws.dir, 'orders.report.json');
+    const junit = join(h.ws.dir, 'orders.junit.xml');
+    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-1', '--input', 'petId=7', '--trace', trace, '--report', report, '--junit', junit], ROUTES, { vars: vars() });
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.code).toBe(0);
     const record = JSON.parse(result.stdout) as { outputs: Record<string, unknown>; steps: Array<{ stepId: string; outputs: Record<string, unknown> }> };
@@ -79,6 +81,15 @@ describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
     expect(launched).toBeLessThan(otherDone);
     expect(otherDone).toBeLessThan(received);
     expect(result.stderr).toContain('confirm receive in flight on orders/confirmed');
+    // The reports count the message steps as the passes they are.
+    const runs = (JSON.parse(readFileSync(report, 'utf8')) as { steps: Array<{ stepId: string; ok: boolean; message?: { action: string; channel: string } }> }).steps;
+    expect(runs.map((run) => [run.stepId, run.ok, run.message?.action])).toEqual([
+      ['place', true, 'send'],
+      ['other', true, undefined],
+      ['confirm', true, 'receive'],
+      ['status', true, undefined],
+    ]);
+    expect(readFileSync(junit, 'utf8')).toMatch(/failures="0"/);
   });
 
   it("fails the step on a reply whose payload says so (its success criteria), with the criterion named", async () => {

@@ -110,6 +110,8 @@ export interface StepRun {
   explanation?: string[];
   outputs?: Record<string, unknown>;
   failedVia?: StepRecord['failedVia'];
+  /** Arazzo 1.1: an asynchronous step's send or receive (it has no request or response). */
+  message?: { action: 'send' | 'receive'; channel: string; server: string };
 }
 
 /** The raw exchange of a sent step run, for writers that need its whole bodies (the HAR); they must redact with `known`. */
@@ -248,6 +250,12 @@ export function createRunCapture(options: CaptureOptions): RunCapture {
         options.onExchange?.({ run, request, response, error: response ? undefined : run.reason, known: knownFor(request) });
       });
       bus.on('step.failedEarly', ({ stepId, reason }) => add(stepId, { ok: false, status: 0, dryRun: false, reason: printableLine(reason, { values }) }));
+      // Arazzo 1.1 asynchronous steps: a send or receive is the step's run (a launch is not: the receive is, at its join).
+      bus.on('step.message', ({ stepId, action, channel, server, ok, reason, durationMs }) => {
+        if (action === 'launch') return;
+        const run = add(stepId, { ok, status: 0, dryRun: false, durationMs, message: { action, channel: printableLine(channel, { values }), server: printableLine(server, { values }) } });
+        if (!ok && reason !== undefined) run.reason = printableLine(reason, { values });
+      });
       // A nested workflow step (v2) is a step run of its own, after the runs of the steps it called.
       bus.on('call.ended', ({ stepId, ok, reason }) => add(stepId, reason === undefined ? { ok, status: 0, dryRun: false } : { ok, status: 0, dryRun: false, reason: printableLine(reason, { values }) }));
       bus.on('request.retry', ({ stepId, retry }) => retries.set(stepId, [...(retries.get(stepId) ?? []), { ...retry }]));
@@ -306,7 +314,7 @@ export function mergeRecords(runs: readonly StepRun[], records: readonly StepRec
 
 /** The run's fields in the order of docs/reports.md, numbered `n`; absent ones left out. */
 function ordered(run: StepRun, n: number): StepRun {
-  const { stepId, ok, status, dryRun, reason, failedVia, startedAt, durationMs, transportRetries, request, response, criteria, checks, actions, explanation, outputs } = run;
+  const { stepId, ok, status, dryRun, reason, failedVia, startedAt, durationMs, transportRetries, request, response, message, criteria, checks, actions, explanation, outputs } = run;
   const present = <T extends object>(fields: T): Partial<T> => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
   return {
     run: n,
@@ -316,7 +324,7 @@ function ordered(run: StepRun, n: number): StepRun {
     dryRun,
     ...present({ reason, failedVia, startedAt, durationMs }),
     transportRetries,
-    ...present({ request, response }),
+    ...present({ request, response, message }),
     criteria,
     ...present({ checks }),
     actions,
