@@ -10,7 +10,7 @@
  */
 import type { Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Parameter, type Reference, type Step, type Workflow } from './model.js';
-import { childPointer } from './read-fields.js';
+import { childPointer, isObject } from './read-fields.js';
 import type { RunnerProfile } from './runner-profile.js';
 import { didYouMean } from './suggest.js';
 
@@ -18,7 +18,13 @@ import { didYouMean } from './suggest.js';
 export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report, profile: RunnerProfile): void {
   const notYet = profile.notYetText ?? 'not supported';
   for (const workflow of doc.workflows) {
-    for (const step of workflow.steps) checkStep(doc, workflow, step, rawAt, report, notYet);
+    // Each step's raw value from its workflow's raw `steps` list (by the index its pointer ends with): one pointer resolved per workflow, not two per step.
+    const rawWorkflow = rawAt(workflow.pointer);
+    const rawSteps = isObject(rawWorkflow) && Array.isArray(rawWorkflow.steps) ? (rawWorkflow.steps as unknown[]) : [];
+    for (const step of workflow.steps) {
+      const rawStep = rawSteps[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))];
+      checkStep(doc, workflow, step, isObject(rawStep) ? rawStep : {}, report, notYet);
+    }
     checkActions(workflow.successActions, report);
     checkActions(workflow.failureActions, report);
     checkStepDependencies(doc, workflow, report);
@@ -29,13 +35,13 @@ export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => u
   }
 }
 
-function checkStep(doc: ArazzoDocument, workflow: Workflow, step: Step, rawAt: (pointer: string) => unknown, report: Report, notYet: string): void {
+function checkStep(doc: ArazzoDocument, workflow: Workflow, step: Step, raw: Record<string, unknown>, report: Report, notYet: string): void {
   const label = `step "${step.stepId ?? ''}"`;
-  const criteria = rawAt(childPointer(step.pointer, 'successCriteria'));
+  const criteria = raw.successCriteria;
   if (Array.isArray(criteria) && criteria.length === 0) {
     report.error('EMPTY_SUCCESS_CRITERIA', childPointer(step.pointer, 'successCriteria'), `${label} has an empty successCriteria; Arazzo 1.1 requires at least one criterion when the field is given: add one, or remove the field (a 2xx status then decides)`);
   }
-  const timeout = rawAt(childPointer(step.pointer, 'timeout'));
+  const timeout = raw.timeout;
   if (timeout !== undefined && timeout !== null) {
     if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
       report.error('INVALID_TIMEOUT', childPointer(step.pointer, 'timeout'), `${label} has timeout ${JSON.stringify(timeout)}; it is a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 hours)`);
@@ -79,6 +85,9 @@ const MAX_TIMEOUT_MS = 86_400_000;
 
 /** One querystring per request, and none beside query parameters (the step's own, or the workflow's it inherits). */
 function checkQuerystring(doc: ArazzoDocument, workflow: Workflow, step: Step, label: string, report: Report): void {
+  // Most steps have no querystring, their own or their workflow's: nothing to resolve.
+  const isQuerystring = (entry: Parameter | Reference) => resolved(doc, entry)?.in === 'querystring';
+  if (!step.parameters.some(isQuerystring) && !workflow.parameters.some(isQuerystring)) return;
   const own = step.parameters.map((entry) => resolved(doc, entry)).filter((p): p is Parameter => p !== undefined);
   const querystrings = own.filter((p) => p.in === 'querystring');
   const ownQuery = own.some((p) => p.in === 'query');
