@@ -11,8 +11,7 @@ import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { readAsyncApi, type AsyncApiDocument } from '../async/asyncapi-document.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { AuthHook } from '../http/types.js';
-import { didYouMean } from '../arazzo/suggest.js';
-import { BindingError, bindsToApis, type ApiLookup, type BindingReason, type BindScope, type RegisteredApi } from './bind-sources.js';
+import { BindingError, bindsToApis, chooseApi, type ApiLookup, type BindingReason, type BindScope, type RegisteredApi } from './bind-sources.js';
 
 /** An AsyncAPI source of a document, read and bound. */
 export interface AsyncSource {
@@ -51,22 +50,11 @@ export async function bindAsyncSources(doc: LoadedDocument, registry: ApiLookup,
   const bound = bindsToApis(doc, registry, scope.binds ?? new Map(), scope.included?.prefix ?? '');
   for (const source of own) {
     const name = source.name!;
-    let api: RegisteredApi | undefined;
-    let reason: BindingReason = 'synthetic';
-    if (bound.has(name)) {
-      api = bound.get(name);
-      reason = '--tool-bind';
-    } else if (source.api !== undefined) {
-      api = registry.get(source.api);
-      if (!api) {
-        const known = registry.list?.().map((candidate) => candidate.name) ?? [];
-        throw new BindingError(`source "${name}" has x-tool-api: ${source.api}, but no API named "${source.api}" is configured${didYouMean(source.api, known)}`, `Add it first: tool api add ${source.api} mqtt://<host>:<port>`);
-      }
-      reason = 'x-tool-api';
-    } else if (scope.included === undefined) {
-      // A broker registered under the source's name; an included document's namesake is not taken (it may be another's).
-      api = registry.get(name);
-      if (api) reason = 'name match';
+    let { api, reason } = chooseApi(source, bound, registry, 'mqtt://<host>:<port>');
+    // An included document's namesake is not taken: a broker registered under that name may be another's.
+    if (reason === 'name match' && scope.included !== undefined) {
+      api = undefined;
+      reason = 'synthetic';
     }
     if (api && !BROKER_URL.test(api.baseUrl)) {
       throw new BindingError(

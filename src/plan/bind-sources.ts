@@ -85,26 +85,8 @@ export async function bindSources(
   for (const source of doc.model.sourceDescriptions) {
     if (!isOpenApiSource(source) || source.name === undefined || source.url === undefined) continue;
     const name = source.name;
-    let api: RegisteredApi | undefined;
-    let reason: BindingReason = 'synthetic';
+    let { api, reason } = chooseApi(source, bound, registry, '<base-url>');
     let namesake: RegisteredApi | undefined;
-    if (bound.has(name)) {
-      api = bound.get(name);
-      reason = '--tool-bind';
-    } else if (source.api !== undefined) {
-      api = registry.get(source.api);
-      if (!api) {
-        const known = registry.list?.().map((candidate) => candidate.name) ?? [];
-        throw new BindingError(
-          `source "${name}" has x-tool-api: ${source.api}, but no API named "${source.api}" is configured${didYouMean(source.api, known)}`,
-          `Add it first: tool api add ${source.api} <base-url>  (then: tool auth login ${source.api})`,
-        );
-      }
-      reason = 'x-tool-api';
-    } else {
-      api = registry.get(name);
-      if (api) reason = 'name match';
-    }
     const description = await loadDescription(source.url);
     if (included && reason === 'name match' && !sameDescription(api!.spec, description.location)) {
       namesake = api;
@@ -116,6 +98,27 @@ export async function bindSources(
     else if (!api && scope.sends !== false) warnings.push(syntheticWarning(name, description, registry));
   }
   return { sources, warnings };
+}
+
+/**
+ * The registered API a source binds to, and why: `--tool-bind` (in `bound`), then `x-tool-api`,
+ * then a registered API of the source's name; none: synthetic. Throws BindingError for an
+ * `x-tool-api` that names no registered API (`example` is the base URL its hint suggests).
+ */
+export function chooseApi(source: SourceDescription, bound: ReadonlyMap<string, RegisteredApi>, registry: ApiLookup, example: string): { api?: RegisteredApi; reason: BindingReason } {
+  const name = source.name ?? '';
+  if (bound.has(name)) return { api: bound.get(name)!, reason: '--tool-bind' };
+  if (source.api !== undefined) {
+    const api = registry.get(source.api);
+    if (api) return { api, reason: 'x-tool-api' };
+    const known = registry.list?.().map((candidate) => candidate.name) ?? [];
+    throw new BindingError(
+      `source "${name}" has x-tool-api: ${source.api}, but no API named "${source.api}" is configured${didYouMean(source.api, known)}`,
+      `Add it first: tool api add ${source.api} ${example}  (then: tool auth login ${source.api})`,
+    );
+  }
+  const api = registry.get(name);
+  return api ? { api, reason: 'name match' } : { reason: 'synthetic' };
 }
 
 function syntheticWarning(name: string, description: OpenApiDescription, registry: ApiLookup): string {
