@@ -62,7 +62,7 @@ export function callSubStates(step: StepPlan, index: number, base: string): Reco
         // Anything else (the inputs could not be evaluated) goes to the parent's transitions.
         [RUN_STEP_DONE]: [
           { guard: and(['callReady', 'depthExceeded']), target: FAILED, actions: [recordCall(step), { type: 'failDepth', params: { stepId } }] },
-          { guard: 'callReady', target: `${base}.${SUB_STATE.invoking}`, actions: 'startCall' },
+          { guard: 'callReady', target: `${base}.${SUB_STATE.invoking}`, actions: call.timeoutMs === undefined ? 'startCall' : { type: 'startCall', params: { timeoutMs: call.timeoutMs } } },
         ],
       },
     },
@@ -77,6 +77,8 @@ export function callSubStates(step: StepPlan, index: number, base: string): Reco
     states[subKey(SUB_STATE.invoking, n)] = {
       // The child's id is prefixed: a workflow named `runStep` must not replace the step runner among the children.
       invoke: { src: callActorName(key) as 'runStep', id: callActorName(key), input: callInput(stepId, key, (context) => context.call?.inputs ?? {}), onDone } as unknown as StateConfig['invoke'],
+      // Arazzo 1.1 step timeout: leaving the state stops the call (its request in flight is aborted); the step is judged as a call that failed.
+      ...(call.timeoutMs === undefined ? {} : { after: { callTimeLeft: { target: `${base}.${SUB_STATE.judging}`, actions: { type: 'timeOutCall', params: { key, timeoutMs: call.timeoutMs } } } } }),
     };
   });
   return states;

@@ -87,7 +87,7 @@ export interface StepPlan {
    * A nested workflow step: the key of the workflow it calls, and the keys of the workflows
    * a goto inside that call can transfer to (transitively), each of which the step may end up running instead.
    */
-  call?: { workflow: string; transfers: string[] };
+  call?: { workflow: string; transfers: string[]; timeoutMs?: number };
 }
 
 /** Where a step's chain came from; `merged`: the step's actions, then the workflow's it does not name. */
@@ -269,6 +269,8 @@ export interface CallState {
   /** The dependencies the call's workflows ran first. */
   dependencies: DependencyRecord[];
   result?: WorkflowResult;
+  /** Arazzo 1.1 step `timeout`: when the call must have ended (performance.now() milliseconds), transfers inside it included. */
+  deadline?: number;
 }
 
 export interface WorkflowContext {

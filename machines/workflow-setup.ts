@@ -1,7 +1,7 @@
 import { assign, sendTo, setup } from 'xstate';
 import { retryDelaySeconds } from './retry-delay.js';
 import { RUN_STEP_DONE, stepRunnerActor, type BudgetSpentEvent, type RunEvent, type RunStepEvent, type StepRunner } from './step-runner.js';
-import type { ActionMeta, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput, WorkflowResult } from './types.js';
+import type { ActionMeta, CallState, FailureCode, Judge, RunFailure, StepMeta, StepOutcome, StepRecord, WorkflowContext, WorkflowInput, WorkflowResult } from './types.js';
 
 /** The event a workflow machine invoked by a nested step (or a retry) sends its parent when it ends. */
 export interface CallDoneEvent {
@@ -128,8 +128,20 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
         else if (context.run.runs >= context.run.maxSteps) event.budgetSpent = true;
         return event;
       }),
+      /** A nested step's call passed the step's timeout (Arazzo 1.1): the call ends as a failed one, which the step is judged on. */
+      timeOutCall: assign(({ context }, params: { key: string; timeoutMs: number }) => {
+        const call = context.call ?? { inputs: {}, records: [], transfers: [], dependencies: [] };
+        const reason = `the step's timeout of ${params.timeoutMs} ms passed before the call ended; it was stopped`;
+        const result: WorkflowResult = { workflowId: params.key, key: params.key, status: 'failed', inputs: call.inputs, outputs: {}, records: [], failure: { code: 'CALL_TIMEOUT', reason } };
+        return { call: { ...call, result } };
+      }),
       /** A nested step's call starts (again): with the inputs the runner evaluated, and nothing run yet. */
-      startCall: assign(({ event }) => ({ call: { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [], dependencies: [] } })),
+      startCall: assign(({ event }, params: { timeoutMs?: number } | undefined) => {
+        const call: CallState = { inputs: outcomeOf(event)?.call?.inputs ?? {}, records: [], transfers: [], dependencies: [] };
+        // The step's timeout covers the whole call, the workflows a transfer inside it moves to included.
+        if (params?.timeoutMs !== undefined) call.deadline = performance.now() + params.timeoutMs;
+        return { call };
+      }),
       /**
        * A workflow the call ran has ended: its records (and the dependencies it ran first) join the
        * call's, a transfer is noted, its inputs and outputs become `$workflows.<id>`, and a success
@@ -239,6 +251,8 @@ export function workflowSetup(judge: Judge, runStep: StepRunner | undefined, cal
     },
     delays: {
       retryDelay: ({ context }) => context.retryDelayMs,
+      /** What is left of a nested step's timeout (Arazzo 1.1) when a workflow of its call starts. */
+      callTimeLeft: ({ context }) => Math.max(0, (context.call?.deadline ?? Infinity) - performance.now()),
     },
   });
 }

@@ -4,26 +4,22 @@
  * workflow it runs and have no `in`, one `querystring` per request and never beside `query`
  * parameters, a step's `dependsOn` names steps that exist (its own workflow's, another's, an
  * Arazzo source's) without a cycle, and an asynchronous step's `action`, `correlationId` and
- * target agree (their AsyncAPI descriptions are checked by src/plan/check-async-steps.ts). What
- * 1.1 adds that this version does not run yet (a timeout on a step that runs a workflow) is an
- * error that says so: the run would otherwise do something else than the document says.
+ * target agree (their AsyncAPI descriptions are checked by src/plan/check-async-steps.ts).
  */
 import type { Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Parameter, type Reference, type Step, type Workflow } from './model.js';
 import { childPointer, isObject } from './read-fields.js';
-import type { RunnerProfile } from './runner-profile.js';
 import { didYouMean } from './suggest.js';
 
 /** Checks the 1.1 rules of `doc` (a 1.1.x document read by the 1.1 profile). `rawAt` reads the raw value at a pointer. */
-export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report, profile: RunnerProfile): void {
-  const notYet = profile.notYetText ?? 'not supported';
+export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => unknown, report: Report): void {
   for (const workflow of doc.workflows) {
     // Each step's raw value from its workflow's raw `steps` list (by the index its pointer ends with): one pointer resolved per workflow, not two per step.
     const rawWorkflow = rawAt(workflow.pointer);
     const rawSteps = isObject(rawWorkflow) && Array.isArray(rawWorkflow.steps) ? (rawWorkflow.steps as unknown[]) : [];
     for (const step of workflow.steps) {
       const rawStep = rawSteps[Number(step.pointer.slice(step.pointer.lastIndexOf('/') + 1))];
-      checkStep(doc, workflow, step, isObject(rawStep) ? rawStep : {}, report, notYet);
+      checkStep(doc, workflow, step, isObject(rawStep) ? rawStep : {}, report);
     }
     checkActions(workflow.successActions, report);
     checkActions(workflow.failureActions, report);
@@ -35,19 +31,15 @@ export function checkArazzo11(doc: ArazzoDocument, rawAt: (pointer: string) => u
   }
 }
 
-function checkStep(doc: ArazzoDocument, workflow: Workflow, step: Step, raw: Record<string, unknown>, report: Report, notYet: string): void {
+function checkStep(doc: ArazzoDocument, workflow: Workflow, step: Step, raw: Record<string, unknown>, report: Report): void {
   const label = `step "${step.stepId ?? ''}"`;
   const criteria = raw.successCriteria;
   if (Array.isArray(criteria) && criteria.length === 0) {
     report.error('EMPTY_SUCCESS_CRITERIA', childPointer(step.pointer, 'successCriteria'), `${label} has an empty successCriteria; Arazzo 1.1 requires at least one criterion when the field is given: add one, or remove the field (a 2xx status then decides)`);
   }
   const timeout = raw.timeout;
-  if (timeout !== undefined && timeout !== null) {
-    if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
-      report.error('INVALID_TIMEOUT', childPointer(step.pointer, 'timeout'), `${label} has timeout ${JSON.stringify(timeout)}; it is a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 hours)`);
-    } else if (step.workflowId !== undefined) {
-      report.error('UNSUPPORTED_1_1', childPointer(step.pointer, 'timeout'), `${label} runs workflow "${step.workflowId}" and has a timeout: a timeout on a step that runs a workflow is ${notYet}; put timeouts on the called workflow's steps`);
-    }
+  if (timeout !== undefined && timeout !== null && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS)) {
+    report.error('INVALID_TIMEOUT', childPointer(step.pointer, 'timeout'), `${label} has timeout ${JSON.stringify(timeout)}; it is a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (24 hours)`);
   }
   checkMessageStep(doc, step, label, report);
   checkQuerystring(doc, workflow, step, label, report);

@@ -38,7 +38,7 @@ export async function validateDocument(doc: LoadedDocument, options: ValidateOpt
   checkComponents(doc.model, rawAt, parsed, report, profile);
   await checkOperations(doc.model, options.loadOperations, report);
   if (readsAs11(profile, doc.model.arazzo)) {
-    (await import('./check-arazzo-1-1.js')).checkArazzo11(doc.model, rawAt, report, profile);
+    (await import('./check-arazzo-1-1.js')).checkArazzo11(doc.model, rawAt, report);
     await options.checkAsyncSteps?.(doc.model, report);
   }
   if (profile.checksRunConstructs) {

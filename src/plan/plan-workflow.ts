@@ -135,7 +135,7 @@ function planStepChains(doc: ArazzoDocument, workflow: Workflow, step: Step, ind
       if (!profile.runsOperationPaths) planned.fails = refused(profile.refusals.operationPath());
     } else if (step.workflowId !== undefined) {
       const key = profile.runsNestedWorkflows ? keyOf(step.workflowId) : undefined;
-      if (key !== undefined) planned.call = { workflow: key, transfers: [] };
+      if (key !== undefined) planned.call = profile.runsStepTimeouts && step.timeout !== undefined ? { workflow: key, transfers: [], timeoutMs: step.timeout } : { workflow: key, transfers: [] };
       else planned.fails = refused(profile.refusals.nestedWorkflow(step.workflowId));
     }
   }

@@ -19,6 +19,14 @@ describe('Arazzo 1.1 over HTTP', () => {
     expect(result.elapsedMs).toBeLessThan(1900);
   });
 
+  it('stops a nested call at its step timeout and follows the failure chain', async () => {
+    const result = await h.run(FIXTURE, ['--workflow', 'slowCall'], { 'GET /slow': { delayMs: 2000, body: {} }, 'GET /a': {} });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('call → workflow slowChild: workflow "slowChild" failed: the step\'s timeout of 150 ms passed before the call ended; it was stopped');
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/slow', '/a']);
+    expect(result.elapsedMs).toBeLessThan(1900);
+  });
+
   it('without a failure chain, the timed-out step fails the run (exit 1)', async () => {
     const result = await h.run(FIXTURE, ['--workflow', 'timeout'], { 'GET /slow': { delayMs: 2000, body: {} }, 'GET /a': { status: 500 } });
     expect(result.code).toBe(1);
