@@ -48,6 +48,7 @@ import type { ChecksMode } from '../execute/check-response.js';
 import type { AsyncSource } from '../plan/async-sources.js';
 import type { AsyncSession } from '../execute/async-session.js';
 import { refuseBinds } from '../plan/gate-document.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 
 export interface RunOptions {
   file: string;
@@ -192,7 +193,11 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     // Response checks (loaded here, as the run starts; Ajv only for the first schema a response meets).
     const mode = opts.checks ?? 'warn';
     const checkResponse = mode === 'off' || opts.dryRun ? undefined : await (await import('../execute/check-response.js')).createResponseChecker(mode);
-    if (programsOf(compiled).some((program) => program.async)) sessionModule = await import('../execute/async-session.js');
+    if (programsOf(compiled).some((program) => program.async)) {
+      // A replay sends nothing, and a HAR holds no messages: a workflow with message steps cannot be replayed.
+      if (deps.recorded) throw new CommandUsageError(`workflow "${plan.workflowId}" has asynchronous steps (AsyncAPI send or receive), which a HAR file does not record; nothing was sent`, 'Replay answers HTTP steps only: run the workflow against its broker instead (tool arazzo run).');
+      sessionModule = await import('../execute/async-session.js');
+    }
     const session = () => (asyncSession ??= sessionModule!.createAsyncSession({ connectTimeoutMs: opts.timeoutMs }));
     const executorFor = (programs: StepProgram[]) =>
       createStepExecutor({ programs, pipeline: deps.sender ?? pipeline, dryRun: opts.dryRun, verbose: opts.verbose, reporter: stepReporter, ...(onExchange ? { onExchange } : {}), ...(checkResponse ? { checkResponse } : {}), ...(sessionModule ? { asyncSession: session } : {}) });

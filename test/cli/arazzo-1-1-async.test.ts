@@ -63,7 +63,8 @@ describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
     const trace = join(h.ws.dir, 'orders.trace.ndjson');
     const report = join(h.ws.dir, 'orders.report.json');
     const junit = join(h.ws.dir, 'orders.junit.xml');
-    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-1', '--input', 'petId=7', '--trace', trace, '--report', report, '--junit', junit], ROUTES, { vars: vars() });
+    const har = join(h.ws.dir, 'orders.har');
+    const result = await h.run('arazzo-1-1-orders.arazzo.yaml', ['--input', 'requestId=r-1', '--input', 'petId=7', '--trace', trace, '--report', report, '--junit', junit, '--har', har], ROUTES, { vars: vars() });
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.code).toBe(0);
     const record = JSON.parse(result.stdout) as { outputs: Record<string, unknown>; steps: Array<{ stepId: string; outputs: Record<string, unknown> }> };
@@ -90,6 +91,10 @@ describe(`Arazzo 1.1 asynchronous steps (${KIND} broker)`, () => {
       ['status', true, undefined],
     ]);
     expect(readFileSync(junit, 'utf8')).toMatch(/failures="0"/);
+    // A replay sends nothing, and the HAR holds no messages: it refuses the workflow before anything runs.
+    const replay = await h.tool(['arazzo', 'replay', join(h.ws.dir, 'arazzo-1-1-orders.arazzo.yaml'), '--from', har, '--input', 'requestId=r-1', '--input', 'petId=7']);
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toContain('has asynchronous steps (AsyncAPI send or receive), which a HAR file does not record; nothing was sent');
   });
 
   it("fails the step on a reply whose payload says so (its success criteria), with the criterion named", async () => {
