@@ -38,6 +38,8 @@ class WsTransport implements Transport {
   /** One open socket per channel address, shared by its subscriptions and publishes. */
   private readonly sockets = new Map<string, Promise<WebSocket>>();
   private readonly subscriptions = new Set<BufferedSubscription>();
+  /** Every socket made, open or still opening: close() ends those still opening at once (a server that never answers the upgrade would hold it until the handshake timeout). */
+  private readonly made = new Set<WebSocket>();
   private closed = false;
 
   constructor(
@@ -72,6 +74,8 @@ class WsTransport implements Transport {
     this.closed = true;
     for (const subscription of this.subscriptions) subscription.end(new ConnectionLostError(this.options.address, 'the transport was closed'));
     this.subscriptions.clear();
+    for (const socket of this.made) if (socket.readyState === socket.CONNECTING) socket.terminate();
+    this.made.clear();
     const sockets = await Promise.allSettled(this.sockets.values());
     this.sockets.clear();
     await Promise.all(sockets.map((result) => (result.status === 'fulfilled' ? closeSocket(result.value) : undefined)));
@@ -95,6 +99,8 @@ class WsTransport implements Transport {
     const headers: Record<string, string> =
       username !== undefined ? { authorization: `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}` } : password !== undefined ? { authorization: `Bearer ${password}` } : {};
     const socket = new this.WebSocketClass(channelUrl(this.baseUrl, address), { handshakeTimeout: timeoutMs, maxPayload: limits.maxMessageBytes, headers });
+    this.made.add(socket);
+    socket.once('close', () => this.made.delete(socket));
     socket.on('message', (data) => this.receive(address, data));
     const opened = new Promise<WebSocket>((resolve, reject) => {
       let failure: unknown;

@@ -10,6 +10,7 @@
  */
 import type { RunStepInput, StepOutcome } from '../../machines/types.js';
 import { crashOutcome } from '../../machines/step-runner.js';
+import { AsyncTimeoutError } from '../async/async-errors.js';
 import { correlatesWith } from '../async/correlation-value.js';
 import type { Message } from '../async/message.js';
 import { ToolError } from '../errors/tool-error.js';
@@ -40,16 +41,22 @@ export type MessageStepRunner = (program: StepProgram, input: RunStepInput, ctx:
 
 export function createMessageStepRunner(deps: MessageStepDeps): MessageStepRunner {
   const now = deps.now ?? (() => performance.now());
-  // Receives in flight, by the nested call that runs them and their step.
-  const launched = new Map<string, Promise<StepOutcome>>();
-  let subscribed: Promise<void> | undefined;
-  /** Subscribes every receive channel of the workflow, once, before its first message step. */
+  // Receives in flight, by the nested call that runs them and their step; `cancel` ends the wait of one launched again before its join (a goto back).
+  const launched = new Map<string, { outcome: Promise<StepOutcome>; cancel: AbortController }>();
+  let subscribed: Promise<unknown> | undefined;
+  /**
+   * Subscribes every receive channel of the workflow, once, before its first message step, so
+   * that a reply to its sends is not lost. A channel that cannot be subscribed now is left to
+   * its receive step (the session keeps no failure: that step tries again and says why); it does
+   * not stop a send to another broker.
+   */
   const subscribeAll = () =>
-    (subscribed ??= Promise.all(
+    (subscribed ??= Promise.allSettled(
       deps.programs.flatMap((program) => (program.async?.action === 'receive' ? [deps.session().subscription(program.async.url, program.async.auth, program.async.channel, program.async.protocolVersion)] : [])),
-    ).then(() => undefined));
+    ));
 
   const receive = async (program: StepProgram, message: AsyncProgram, ctx: ExpressionContext, shown: string, signal: AbortSignal, started: number): Promise<StepOutcome> => {
+    const deadline = started + message.timeoutMs;
     let expected: unknown;
     try {
       expected = message.correlation ? renderTemplate(message.correlation.value, ctx) : undefined;
@@ -60,13 +67,17 @@ export function createMessageStepRunner(deps: MessageStepDeps): MessageStepRunne
     const session = deps.session();
     let received: Message;
     try {
-      await subscribeAll();
-      const subscription = await session.subscription(message.url, message.auth, message.channel, message.protocolVersion);
+      // The step's timeout covers connecting and subscribing too.
+      await within(subscribeAll(), deadline - now(), message);
+      const subscription = await within(session.subscription(message.url, message.auth, message.channel, message.protocolVersion), deadline - now(), message);
       const match = message.correlation ? correlatesWith(message.correlation.location, expected) : () => true;
-      received = await subscription.next(match, { timeoutMs: message.timeoutMs, signal: AbortSignal.any([signal, session.signal]) });
+      received = await subscription.next(match, { timeoutMs: Math.max(0, deadline - now()), signal: AbortSignal.any([signal, session.signal]) });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      const reason = error.code === 'ASYNC_TIMEOUT' && message.correlation ? `${error.message} with correlation id ${JSON.stringify(expected)}` : error.message;
+      // The run is over (it failed elsewhere, or was interrupted): a wait it ended is not this step's news.
+      if (session.signal.aborted || signal.aborted) return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason: error.message };
+      // The wait's own timeout counts what was left of the step's: the reason names the step's whole timeout.
+      const reason = error instanceof AsyncTimeoutError ? `no matching message on channel "${message.channel}" within ${message.timeoutMs} ms${message.correlation ? ` with correlation id ${JSON.stringify(expected)}` : ''}` : error.message;
       deps.reporter.messageDone(shown, { action: 'receive', channel: message.channel, server: shownUrl(message.url), ok: false, reason, durationMs: now() - started });
       return { statusCode: 0, ok: false, dryRun: false, outputs: {}, reason };
     }
@@ -104,8 +115,9 @@ export function createMessageStepRunner(deps: MessageStepDeps): MessageStepRunne
       return { statusCode: 0, ok: false, dryRun: true, outputs: {} };
     }
     try {
-      await subscribeAll();
-      const transport = await deps.session().transport(message.url, message.auth, message.protocolVersion);
+      const deadline = started + message.timeoutMs;
+      await within(subscribeAll(), deadline - now(), message);
+      const transport = await within(deps.session().transport(message.url, message.auth, message.protocolVersion), deadline - now(), message);
       await transport.publish(message.channel, payload, { ...(message.contentType === undefined ? {} : { contentType: message.contentType }), headers, signal: AbortSignal.any([signal, AbortSignal.timeout(message.timeoutMs)]) });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
@@ -126,20 +138,35 @@ export function createMessageStepRunner(deps: MessageStepDeps): MessageStepRunne
       return { statusCode: 0, ok: false, dryRun: true, outputs: {} };
     }
     if (input.phase === 'launch') {
-      // In flight: the wait runs on the session's signal (the step runner's is for the run in progress), and is taken at the join.
-      const session = deps.session();
+      // In flight: the wait runs on its own signal (the step runner's is for the run in progress; the session's ends it with the run), and is taken at the join.
+      // Launched again before its join (a goto back): the earlier wait ends, so that it does not take the message meant for this one.
+      launched.get(key)?.cancel.abort();
+      const cancel = new AbortController();
       // A bug in the wait is the step's crash at the join, not an unhandled rejection.
-      launched.set(key, receive(program, message, ctx, shown, session.signal, started).catch(crashOutcome));
+      launched.set(key, { outcome: receive(program, message, ctx, shown, cancel.signal, started).catch(crashOutcome), cancel });
       deps.reporter.messageDone(shown, { action: 'launch', channel: message.channel, server: shownUrl(message.url), ok: true, durationMs: 0 });
       return { statusCode: 0, ok: true, dryRun: false, outputs: {} };
     }
     const pending = launched.get(key);
     if (pending) {
       launched.delete(key);
-      return pending;
+      return pending.outcome;
     }
     return receive(program, message, ctx, shown, signal, started);
   };
+}
+
+/** `work`, unless `ms` pass first: then an ASYNC_TIMEOUT naming the step's timeout (connecting to a broker counts against it). */
+async function within<T>(work: Promise<T>, ms: number, message: AsyncProgram): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ToolError('ASYNC_TIMEOUT', `no connection to ${shownUrl(message.url)} for channel "${message.channel}" within the step's timeout of ${message.timeoutMs} ms`)), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function failedEarly(reporter: StepReporter, shown: string, reason: string): StepOutcome {

@@ -9,6 +9,7 @@
 import type { LoadedDocument } from '../arazzo/model.js';
 import { yamlLibrary } from '../arazzo/yaml-library.js';
 import { readAsyncApi, type AsyncApiDocument } from '../async/asyncapi-document.js';
+import { serverUrl, supportedProtocol } from '../async/asyncapi-lookup.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { AuthHook } from '../http/types.js';
 import { BindingError, bindsToApis, chooseApi, type ApiLookup, type BindingReason, type BindScope, type RegisteredApi } from './bind-sources.js';
@@ -70,7 +71,10 @@ export async function bindAsyncSources(doc: LoadedDocument, registry: ApiLookup,
       out.baseUrl = api.baseUrl;
       if (api.auth) out.auth = api.auth;
     } else if (scope.sends !== false) {
-      warnings.push(`source "${name}" is not bound to a registered broker; its steps use the AsyncAPI description's own servers, without credentials.\n  To bind it: tool api add ${name} mqtt://<host>:<port>  (then, for a broker with a password: tool auth login ${name} --type basic)`);
+      // The description's own first server a step could use, as HTTP's warning names the description's server URL.
+      const server = [...document.servers.values()].find((candidate) => !(supportedProtocol(candidate) instanceof Error));
+      const example = server ? serverUrl(server) : 'mqtt://<host>:<port>';
+      warnings.push(`source "${name}" is not bound to a registered broker; its steps use the AsyncAPI description's own servers, without credentials.\n  To bind it: tool api add ${name} ${example}  (then, for a broker with a password: tool auth login ${name} --type basic)`);
     }
     sources.push(out);
   }

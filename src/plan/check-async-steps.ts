@@ -1,6 +1,6 @@
 /**
  * Validation of Arazzo 1.1 asynchronous steps against their AsyncAPI descriptions: each AsyncAPI
- * source reads as an AsyncAPI 3 document (INVALID_ASYNCAPI), each message step names an
+ * source reads as an AsyncAPI 3 document (ASYNCAPI_INVALID), each message step names an
  * operation or channel it has (OPERATION_NOT_FOUND), a source the document does not bind itself
  * (`x-tool-api`) has a server tool speaks (UNSUPPORTED_PROTOCOL: kafka, amqp… are named), and a
  * receive with a correlationId has a message that says where its correlation id is. A source
@@ -13,6 +13,7 @@ import type { AsyncApiDocument } from '../async/asyncapi-document.js';
 import { serversOf, serversOfOperation, supportedProtocol } from '../async/asyncapi-lookup.js';
 import { ToolError } from '../errors/tool-error.js';
 import { DescriptionError } from '../openapi/errors.js';
+import { DescriptionUnavailableError } from './description-loader.js';
 import { findTarget, type AsyncTarget, type NamedAsyncApi } from './compile-async-step.js';
 
 /** The AsyncAPI document of a source (its url as written); undefined when it is not read. Throws ToolError (ASYNCAPI_INVALID, DESCRIPTION_*) when it cannot be read. */
@@ -29,7 +30,9 @@ export async function checkAsyncSteps(doc: ArazzoDocument, read: ReadAsyncApi, r
       if (document !== undefined) sources.push({ name: source.name!, document, declared: source });
     } catch (error) {
       if (!(error instanceof ToolError) && !(error instanceof DescriptionError)) throw error;
-      report.error('INVALID_ASYNCAPI', childPointer(source.pointer, 'url'), `source "${source.name}" (${source.url}) cannot be read as an AsyncAPI 3 description: ${error.message}`);
+      // A read rule broken stops the command (exit 2), as it does for an OpenAPI description; so does a run's source it cannot read.
+      if ((error instanceof DescriptionError && error.code === 'DESCRIPTION_REFUSED') || error instanceof DescriptionUnavailableError) throw error;
+      report.error('ASYNCAPI_INVALID', childPointer(source.pointer, 'url'), `source "${source.name}" (${source.url}) cannot be read as an AsyncAPI 3 description: ${error.message}`);
     }
   }
   const read11 = new Set(sources.map((source) => source.name));

@@ -130,7 +130,7 @@ const TABLE: Row[] = [
   ['ACTION_PARAMETER_IN', 'error', doc({ arazzo: '1.1.0', steps: '      - stepId: a\n        operationId: getA\n        onFailure:\n          - { name: go, type: goto, workflowId: other, parameters: [{ name: n, in: query, value: 1 }] }', more: OTHER })],
   ['STEP_DEPENDS_ON_CYCLE', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, dependsOn: [a] }' })],
   ['UNSUPPORTED_PROTOCOL', 'error', doc({ arazzo: '1.1.0', sources: `\n${SOURCE}\n  - { name: events, url: ./kafka.asyncapi.yaml, type: asyncapi }`, steps: '      - { stepId: a, operationId: $sourceDescriptions.events.publish, action: send }' })],
-  ['INVALID_ASYNCAPI', 'error', doc({ arazzo: '1.1.0', sources: `\n${SOURCE}\n  - { name: events, url: ./old.asyncapi.yaml, type: asyncapi }` })],
+  ['ASYNCAPI_INVALID', 'error', doc({ arazzo: '1.1.0', sources: `\n${SOURCE}\n  - { name: events, url: ./old.asyncapi.yaml, type: asyncapi }` })],
   ['INVALID_ASYNC_STEP', 'error', doc({ arazzo: '1.1.0', steps: '      - { stepId: a, operationId: getA, action: send }' })],
   [
     'FORWARD_STEP_REFERENCE',
