@@ -30,8 +30,8 @@ export async function checkAsyncSteps(doc: ArazzoDocument, read: ReadAsyncApi, r
       if (document !== undefined) sources.push({ name: source.name!, document, declared: source });
     } catch (error) {
       if (!(error instanceof ToolError) && !(error instanceof DescriptionError)) throw error;
-      // A read rule broken stops the command (exit 2), as it does for an OpenAPI description; so does a run's source it cannot read.
-      if ((error instanceof DescriptionError && error.code === 'DESCRIPTION_REFUSED') || error instanceof DescriptionUnavailableError) throw error;
+      // A source the run cannot read, or may not (a read rule), stops it when it is bound (exit 2), as an OpenAPI source does; `validate` stops on a read rule after its findings (afterValidation).
+      if (error instanceof DescriptionUnavailableError) continue;
       report.error('ASYNCAPI_INVALID', childPointer(source.pointer, 'url'), `source "${source.name}" (${source.url}) cannot be read as an AsyncAPI 3 description: ${error.message}`);
     }
   }
