@@ -172,3 +172,24 @@ describe('createLiveFeed', () => {
     await waitFor(later, (s) => s.status === 'done');
   });
 });
+
+describe('createLiveFeed on a receive in flight (Arazzo 1.1)', () => {
+  it('colours the launch, the steps that run meanwhile and the join: every state it names is a node of the steps chart', async () => {
+    const inFlight: WorkflowPlan = { workflowId: 'order', steps: [step('send'), step('confirm', { inFlight: { joinAt: 3 } }), step('other'), step('status')] };
+    const chart = stepsChart(inFlight);
+    const feed = createLiveFeed(chart, { mask: (text) => text, now: () => 1000 });
+    const machine = withRunner(compileWorkflow(inFlight, judgeOf([])), async (): Promise<StepOutcome> => ({ statusCode: 0, ok: true, dryRun: false, outputs: {} }));
+    const made: LiveFact[] = [];
+    const actor = createActor(machine, { input: { inputs: {}, maxSteps: 100 }, clock: new SimulatedClock(), inspect: (event) => {
+        const fact = feed.observe(event);
+        if (fact) made.push(fact);
+      },
+    });
+    actor.start();
+    await waitFor(actor, (s) => s.status === 'done');
+    const path = made.map((f) => f.to).filter((to, i, all) => all.indexOf(to) === i);
+    expect(path).toEqual(['s0_send', 's1_confirm_launch', 's2_other', 's1_confirm', 's3_status', 'succeeded']);
+    const nodes = new Set(chart.nodes.map((node) => node.id));
+    for (const to of path) expect(nodes.has(to)).toBe(true);
+  });
+});
