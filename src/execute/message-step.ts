@@ -118,7 +118,7 @@ export function createMessageStepRunner(deps: MessageStepDeps): MessageStepRunne
       const deadline = started + message.timeoutMs;
       await within(subscribeAll(), deadline - now(), message);
       const transport = await within(deps.session().transport(message.url, message.auth, message.protocolVersion), deadline - now(), message);
-      await transport.publish(message.channel, payload, { ...(message.contentType === undefined ? {} : { contentType: message.contentType }), headers, signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - now()))]) });
+      await transport.publish(message.channel, payload, { ...(message.contentType === undefined ? {} : { contentType: message.contentType }), headers, signal: AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, Math.ceil(deadline - now())))]) });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       deps.reporter.messageDone(shown, { action: 'send', channel: message.channel, server: shownUrl(message.url), ok: false, reason: error.message, durationMs: now() - started });
