@@ -55,7 +55,7 @@ export class TestCommand extends ToolCommand {
   runner = workflowRunOptions.runner();
 
   async execute(): Promise<number> {
-    const { runSuite } = await import('../suite/run-suite.js');
+    const { runSuite } = await import('./suite/run-suite.js');
     const shared = {
       ...(this.runner !== undefined ? { runner: this.runner } : {}),
       inputs: this.inputs,

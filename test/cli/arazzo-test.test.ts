@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useRunHarness } from './run-harness.js';
-import { runInWorkspace } from './run-in-workspace.js';
+import { runInWorkspace, startInWorkspace } from './run-in-workspace.js';
 import { runTool } from './run-tool.js';
 import { toolEnv } from '../e2e/helpers/run-tool.js';
 import { wantsColor } from '../../src/cli/context.js';
@@ -32,11 +32,14 @@ describe('tool arazzo test', () => {
   const h = useRunHarness();
 
   beforeAll(() => {
-    for (const folder of ['suite', 'mixed']) h.ws.fixture('api.openapi.yaml', { BASE_URL: h.server.url }, `${folder}/api.openapi.yaml`);
+    for (const folder of ['suite', 'mixed', 'slow', 'syntax']) h.ws.fixture('api.openapi.yaml', { BASE_URL: h.server.url }, `${folder}/api.openapi.yaml`);
     h.ws.fixture('suite/orders.arazzo.yaml', {}, 'suite/orders.arazzo.yaml');
     h.ws.fixture('suite/search.arazzo.yaml', {}, 'suite/search.arazzo.yaml');
     h.ws.fixture('suite/broken.arazzo.yaml', {}, 'mixed/broken.arazzo.yaml');
     h.ws.fixture('suite/search.arazzo.yaml', {}, 'mixed/search.arazzo.yaml');
+    h.ws.fixture('suite/slow.arazzo.yaml', {}, 'slow/slow.arazzo.yaml');
+    h.ws.fixture('suite/unparsable.arazzo.yaml', {}, 'syntax/a.arazzo.yaml');
+    h.ws.fixture('suite/search.arazzo.yaml', {}, 'syntax/b.arazzo.yaml');
     h.server.setRoutes(ROUTES);
   });
 
@@ -101,6 +104,33 @@ describe('tool arazzo test', () => {
       ['searchItems', 'passed'],
     ]);
     expect(summary.runs[0]!.failure?.code).toBe('INVALID_DOCUMENT');
+  });
+
+  it('counts a document that does not parse as one failed run (exit 10), and still runs the others', async () => {
+    const result = await test(['syntax']);
+    expect(result.code).toBe(10);
+    expect(result.stderr).toMatch(/^error: syntax\/a\.arazzo\.yaml:3:1: invalid YAML/m);
+    expect(result.stderr).toMatch(/^✗ syntax\/a\.arazzo\.yaml › \(document\) \(0 ms\): /m);
+    const summary = summaryOf(result.stdout);
+    expect(summary.runs.map((run) => [run.file, run.workflowId, run.status])).toEqual([
+      ['syntax/a.arazzo.yaml', null, 'failed'],
+      ['syntax/b.arazzo.yaml', 'searchItems', 'passed'],
+    ]);
+  });
+
+  it('stops on Ctrl-C with exit 130, writing the summary and the results of the runs so far', async () => {
+    h.server.setRoutes({ ...ROUTES, 'GET /slow': { status: 200, body: {}, delayMs: 5_000 } });
+    const started = startInWorkspace(['arazzo', 'test', 'slow', '--results', 'interrupted.jsonl'], h.ws.dir);
+    while (h.server.hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    started.controller.abort();
+    expect(await started.exit).toBe(130);
+    const summary = summaryOf(started.stdout.text);
+    expect(summary.runs.map((run) => [run.workflowId, run.status, run.failure?.code])).toEqual([['waits', 'failed', 'INTERRUPTED']]);
+    expect(summary.notRun).toBe(1);
+    expect(started.stderr.text).toMatch(/0 passed, 1 failed, 0 skipped, 1 not run/);
+    const lines = readFileSync(join(h.ws.dir, 'interrupted.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { workflowId: string }).workflowId)).toEqual(['waits']);
+    expect(h.server.hits.map((hit) => hit.path)).toEqual(['/slow']);
   });
 
   it('writes one parseable JSON line per finished run to --results, with the record outputs and steps', async () => {

@@ -5,8 +5,8 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CommandUsageError, ToolError } from '../errors/tool-error.js';
-import { expandFileArguments } from '../cli/file-globs.js';
+import { CommandUsageError, ToolError } from '../../errors/tool-error.js';
+import { expandFileArguments } from '../file-globs.js';
 
 /** The names a folder argument takes. */
 const DOCUMENT_NAME = /\.arazzo\.(ya?ml|json)$/;

@@ -4,14 +4,15 @@
  * would use for it (the project's tool.config.yaml of that document, its flags) and, when the
  * workflow requires inputs the command did not give, why it is skipped.
  */
-import { loadDocument } from '../arazzo/load-document.js';
-import type { Workflow, ArazzoDocument } from '../arazzo/model.js';
-import { ToolError } from '../errors/tool-error.js';
-import { parseCount, parseSeconds } from '../cli/input-flags.js';
-import { readProjectSettings, type ProjectSettings } from '../cli/project-settings.js';
-import { resolveSharedRunFlags, type SharedRunFlags } from '../cli/workflow-options.js';
-import { componentRefs, isObject, propertiesOf, requiredOf } from '../plan/schema-lookup.js';
-import type { RunOptions } from '../run/run-workflow.js';
+import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
+import { prepareDocument } from '../../plan/prepare-document.js';
+import type { Workflow, ArazzoDocument } from '../../arazzo/model.js';
+import { ToolError } from '../../errors/tool-error.js';
+import { parseCount, parseSeconds } from '../input-flags.js';
+import { readProjectSettings, type ProjectSettings } from '../project-settings.js';
+import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
+import { componentRefs, isObject, propertiesOf, requiredOf } from '../../plan/schema-lookup.js';
+import type { RunOptions } from '../../run/run-workflow.js';
 
 /** The flags of `arazzo test` that shape each run. */
 export interface SuiteFlags {
@@ -56,7 +57,9 @@ export async function planSuite(files: readonly string[], flags: SuiteFlags, con
     };
     let model: ArazzoDocument;
     try {
-      model = (await loadDocument(file, { cwd: context.cwd })).model;
+      // Its workflows only: each run validates the document again, and prints its findings, as `run` does.
+      const prepared = await prepareDocument({ file, cwd: context.cwd, env: context.env, profile: options.profile ?? DEFAULT_PROFILE, runnerFrom: options.runnerFrom, findings: () => true, upTo: 'findings' });
+      model = prepared.doc.model;
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       entries.push({ file, workflowId: undefined, options, loadError: error });

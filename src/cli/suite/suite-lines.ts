@@ -1,6 +1,6 @@
 /** The stderr lines of `arazzo test`: one per finished run, and the summary. Pure: text in, text out. */
-import { printableLine } from '../output/printable.js';
-import type { Style } from '../output/style.js';
+import { printableLine } from '../../output/printable.js';
+import type { Style } from '../../output/style.js';
 import type { SuiteResult } from './run-entry.js';
 
 /** `✓ file › workflowId (12 ms)`, `✗ … (12 ms): step "x": reason`, or `- … skipped: reason`. */

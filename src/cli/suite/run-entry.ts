@@ -5,12 +5,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { ToolError } from '../errors/tool-error.js';
-import type { ErrorKind } from '../errors/error-codes.js';
-import type { OutcomeKind } from '../errors/outcome.js';
-import type { StepRecord } from '../../machines/types.js';
-import { runWorkflowFile, type RunIO } from '../run/run-workflow.js';
-import type { RecordFailure, RunRecord } from '../run/run-record.js';
+import { ToolError } from '../../errors/tool-error.js';
+import { printableLine, stripControls } from '../../output/printable.js';
+import { styleFor } from '../../output/style.js';
+import type { ErrorKind } from '../../errors/error-codes.js';
+import type { OutcomeKind } from '../../errors/outcome.js';
+import type { StepRecord } from '../../../machines/types.js';
+import { runWorkflowFile, type RunIO } from '../../run/run-workflow.js';
+import type { RecordFailure, RunRecord } from '../../run/run-record.js';
 import type { SuiteEntry } from './plan-suite.js';
 
 /** How one run of the suite ended. */
@@ -37,7 +39,7 @@ export type EntryIO = Omit<RunIO, 'stdout'>;
 export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO): Promise<SuiteResult> {
   const base = { file: entry.file, workflowId: entry.workflowId };
   if (entry.skip !== undefined) return { ...base, status: 'skipped', durationMs: 0, reason: entry.skip, ended: 'succeeded' };
-  if (entry.loadError) return { ...base, status: 'failed', durationMs: 0, failure: failureOf(entry.loadError), ended: entry.loadError.kind };
+  if (entry.loadError) return { ...base, status: 'failed', durationMs: 0, failure: failureOf(entry.loadError, io), ended: entry.loadError.kind };
   const started = performance.now();
   const chunks: Buffer[] = [];
   // The record, in JSON with the bound APIs' credentials masked, as `arazzo run` prints it.
@@ -60,10 +62,13 @@ export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO): Promise<Sui
     return result;
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    return { ...base, status: 'failed', durationMs: elapsed(), failure: failureOf(error), ended: error.kind };
+    return { ...base, status: 'failed', durationMs: elapsed(), failure: failureOf(error, io), ended: error.kind };
   }
 }
 
-function failureOf(error: ToolError): RecordFailure {
-  return { code: error.code, message: error.hint ? `${error.message} (${error.hint})` : error.message };
+/** The failure of a run an error stopped: printed on stderr as `arazzo run` prints it (with its hint), kept as one line. */
+function failureOf(error: ToolError, io: EntryIO): RecordFailure {
+  const style = styleFor(io.colors);
+  io.stderr.write(`${style.red('error:')} ${printableLine(error.message)}\n${error.hint ? `  ${stripControls(error.hint)}\n` : ''}`);
+  return { code: error.code, message: printableLine(error.message) };
 }

@@ -4,9 +4,9 @@
  * summary; stdout only the suite's JSON summary; `--results` a JSON line per run.
  */
 import { performance } from 'node:perf_hooks';
-import type { ToolContext } from '../cli/context.js';
-import { EXIT, exitCodeFor } from '../cli/exit-codes.js';
-import { styleFor } from '../output/style.js';
+import type { ToolContext } from '../context.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { styleFor } from '../../output/style.js';
 import { collectDocuments } from './collect-documents.js';
 import { planSuite, type SuiteFlags } from './plan-suite.js';
 import { openResultsFile } from './results-file.js';

@@ -4,7 +4,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CommandUsageError } from '../errors/tool-error.js';
+import { CommandUsageError } from '../../errors/tool-error.js';
 import type { SuiteResult } from './run-entry.js';
 
 /** An open results file. */
