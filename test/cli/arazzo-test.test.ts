@@ -163,6 +163,9 @@ describe('tool arazzo test', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/no Arazzo document matches "nowhere\/\*\.arazzo\.yaml", "missing\.arazzo\.yaml"/);
     expect(result.stdout).toBe('');
+    const none = await runInWorkspace(['arazzo', 'test'], { cwd: join(h.ws.dir, 'config'), home: h.ws.dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no Arazzo document under the working directory/);
   });
 
   it('refuses a --workflow that selects no workflow (exit 2)', async () => {

@@ -28,8 +28,8 @@ export async function collectDocuments(args: readonly string[], cwd: string): Pr
     files.push(...found);
   }
   if (unmatched.length > 0) {
-    const which = unmatched.map((arg) => JSON.stringify(arg)).join(', ');
-    throw new CommandUsageError(`no Arazzo document matches ${which}`, 'Give files, folders holding *.arazzo.yaml, *.arazzo.yml or *.arazzo.json files, or globs (* and ? within a name, ** any number of folders).');
+    const which = args.length === 0 ? 'under the working directory (*.arazzo.yaml, *.arazzo.yml, *.arazzo.json)' : `matches ${unmatched.map((arg) => JSON.stringify(arg)).join(', ')}`;
+    throw new CommandUsageError(`no Arazzo document ${which}`, 'Give files, folders holding *.arazzo.yaml, *.arazzo.yml or *.arazzo.json files, or globs (* and ? within a name, ** any number of folders).');
   }
   return [...new Set(files)];
 }
