@@ -11,6 +11,7 @@ import { ConfigShowCommand } from './config-show-command.js';
 import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
+import { TestCommand } from './test-command.js';
 import { ReplayCommand } from './replay-command.js';
 import { GraphCommand } from './graph-command.js';
 import { DemoCommand } from './demo-command.js';
@@ -21,6 +22,7 @@ export const commandClasses = [
   groupHelpCommand('arazzo', 'validate and run Arazzo 1.0.1 workflows'),
   ValidateCommand,
   RunCommand,
+  TestCommand,
   ReplayCommand,
   GraphCommand,
   groupHelpCommand('api', 'register the APIs that tool talks to'),

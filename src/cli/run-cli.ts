@@ -182,6 +182,7 @@ const VALUE_NAMES: Record<string, string> = {
   '--report': 'file.json',
   '--har': 'file.har',
   '--junit': 'file.xml',
+  '--results': 'file.jsonl',
   '--from': 'file.har',
   '--inspect-port': 'port',
   '--header': 'name: value',

@@ -100,6 +100,8 @@ export interface RunOptions {
   reports?: ReportTargets;
   /** --checks: compare each step's response with its operation's declared responses (default warn; a dry run checks nothing). */
   checks?: ChecksMode;
+  /** Whether a failed run explains its failure on stderr (default true); `arazzo test` words it in its own line from the record's `failure`. */
+  explainFailure?: boolean;
 }
 
 export interface RunIO {
@@ -225,7 +227,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     if (ran.failure) {
       const dependency = ran.failure.dependency;
       if (dependency) reporter.warn(`workflow "${dependency.dependent}" did not run: its dependency "${dependency.workflowId}" failed`);
-      reporter.workflowFailed(ran.failure.workflowId, ran.failure.failure);
+      if (opts.explainFailure !== false) reporter.workflowFailed(ran.failure.workflowId, ran.failure.failure);
       return { kind: 'failed' };
     }
     return { kind: 'succeeded' };

@@ -44,7 +44,7 @@ function tsFiles(folder: string): string[] {
 }
 
 describe('one preparation of the document', () => {
-  it.each(['src/cli/run-command.ts', 'src/cli/replay-command.ts', 'src/cli/validate-command.ts', 'src/cli/graph-command.ts', 'src/cli/actions/replay.ts', 'src/cli/actions/validate.ts', 'src/cli/actions/graph.ts'])('is reached from %s', (command) => {
+  it.each(['src/cli/run-command.ts', 'src/cli/test-command.ts', 'src/cli/replay-command.ts', 'src/cli/validate-command.ts', 'src/cli/graph-command.ts', 'src/cli/actions/replay.ts', 'src/cli/actions/validate.ts', 'src/cli/actions/graph.ts'])('is reached from %s', (command) => {
     expect(reaches(command, PREPARE)).toBe(true);
   });
 

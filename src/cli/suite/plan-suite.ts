@@ -1,0 +1,110 @@
+/**
+ * What `arazzo test` will run, worked out before anything is sent: for each document, its
+ * workflows (those `--workflow` selects) in document order, each with the run options `arazzo run`
+ * would use for it (the project's tool.config.yaml of that document, its flags) and, when the
+ * workflow requires inputs the command did not give, why it is skipped.
+ */
+import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
+import { prepareDocument } from '../../plan/prepare-document.js';
+import type { Workflow, ArazzoDocument } from '../../arazzo/model.js';
+import { ToolError } from '../../errors/tool-error.js';
+import { parseCount, parseSeconds } from '../input-flags.js';
+import { readProjectSettings, type ProjectSettings } from '../project-settings.js';
+import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
+import { componentRefs, isObject, propertiesOf, requiredOf } from '../../plan/schema-lookup.js';
+import type { RunOptions } from '../../run/run-workflow.js';
+
+/** The flags of `arazzo test` that shape each run. */
+export interface SuiteFlags {
+  /** Every flag `arazzo run` shares with it, `--workflow` aside (here a filter, not a choice). */
+  shared: Omit<SharedRunFlags, 'workflow'>;
+  /** --workflow: a workflowId, or a glob of them with `*` and `?`. */
+  workflow: string | undefined;
+  retry: string | undefined;
+  timeout: string | undefined;
+}
+
+/** One run of the suite: a workflow of a document, with the options it runs with. */
+export interface SuiteEntry {
+  file: string;
+  /** Undefined for a document that could not be read or parsed (`loadError` says why) and for a workflow without an id. */
+  workflowId: string | undefined;
+  options: RunOptions;
+  /** Why the workflow is not run: the required inputs it was not given. */
+  skip?: string;
+  loadError?: ToolError;
+}
+
+/**
+ * The entries of `files`, in file order then workflow order. Throws ToolError for a bad flag or
+ * project setting (a usage error: nothing has run), and CommandUsageError when `--workflow`
+ * selects no workflow of any document.
+ */
+export async function planSuite(files: readonly string[], flags: SuiteFlags, context: { env: Record<string, string | undefined>; cwd: string }): Promise<SuiteEntry[]> {
+  const settingsRead = new Map<string, Promise<ProjectSettings>>();
+  const selects = workflowMatcher(flags.workflow);
+  const entries: SuiteEntry[] = [];
+  for (const file of files) {
+    const settings = await readProjectSettings(file, context.cwd, settingsRead);
+    const options: RunOptions = {
+      ...(await resolveSharedRunFlags({ ...flags.shared, workflow: undefined }, context, settings)),
+      file,
+      dryRun: false,
+      retry: flags.retry !== undefined ? parseCount('--tool-retry', flags.retry, 0, 20) : (settings.retry?.value ?? 2),
+      retryUnsafe: false,
+      timeoutMs: flags.timeout !== undefined ? parseSeconds('--tool-timeout', flags.timeout, 3600) : (settings.timeout?.value ?? 30) * 1000,
+      explainFailure: false,
+    };
+    let model: ArazzoDocument;
+    try {
+      // Its workflows only: each run validates the document again, and prints its findings, as `run` does.
+      const prepared = await prepareDocument({ file, cwd: context.cwd, env: context.env, profile: options.profile ?? DEFAULT_PROFILE, runnerFrom: options.runnerFrom, findings: () => true, upTo: 'findings' });
+      model = prepared.doc.model;
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      entries.push({ file, workflowId: undefined, options, loadError: error });
+      continue;
+    }
+    for (const workflow of model.workflows) {
+      if (flags.workflow !== undefined && (workflow.workflowId === undefined || !selects(workflow.workflowId))) continue;
+      entries.push(entryFor(file, workflow, model, options));
+    }
+  }
+  if (flags.workflow !== undefined && !entries.some((entry) => entry.workflowId !== undefined)) {
+    throw new ToolError('USAGE', `--workflow ${JSON.stringify(flags.workflow)} selects no workflow of the ${files.length} document${files.length === 1 ? '' : 's'}`, 'Give a workflowId, or a glob of them (* and ?).');
+  }
+  return entries;
+}
+
+/** The workflow's entry: the inputs given that it declares, and the skip reason when a required one is missing. */
+function entryFor(file: string, workflow: Workflow, model: ArazzoDocument, options: RunOptions): SuiteEntry {
+  const refs = componentRefs(isObject(model.components?.inputs) ? model.components.inputs : {});
+  const properties = propertiesOf(workflow.inputs, refs, 0);
+  const declared = new Set(Object.keys(properties));
+  // A workflow that declares its inputs gets only those (a schema may refuse others); one that declares none gets them all.
+  const pick = (inputs: Record<string, unknown>) => (declared.size === 0 ? inputs : Object.fromEntries(Object.entries(inputs).filter(([name]) => declared.has(name))));
+  const retype = options.retypeInputs;
+  const run: RunOptions = {
+    ...options,
+    workflowId: workflow.workflowId,
+    inputs: pick(options.inputs),
+    ...(retype ? { retypeInputs: async (profile) => { const typed = await retype(profile); return { ...typed, inputs: pick(typed.inputs) }; } } : {}),
+  };
+  const given = new Set(Object.keys(options.inputs));
+  const missing = requiredOf(workflow.inputs, refs).filter((name) => !given.has(name) && !hasDefault(properties[name]));
+  const entry: SuiteEntry = { file, workflowId: workflow.workflowId, options: run };
+  if (missing.length > 0) entry.skip = `required input${missing.length === 1 ? '' : 's'} ${missing.map((name) => JSON.stringify(name)).join(', ')} not given (--input, --inputs-file)`;
+  return entry;
+}
+
+function hasDefault(property: unknown): boolean {
+  return isObject(property) && 'default' in property;
+}
+
+/** A predicate on workflowIds: equal to `pattern`, where `*` is any run of characters and `?` one. */
+export function workflowMatcher(pattern: string | undefined): (workflowId: string) => boolean {
+  if (pattern === undefined) return () => true;
+  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const regex = new RegExp(`^${source}$`, 's');
+  return (workflowId) => regex.test(workflowId);
+}
