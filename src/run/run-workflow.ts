@@ -335,13 +335,14 @@ async function compileRun(
     ...(opts.silence ? { silence: opts.silence } : {}),
     upTo: 'workflow',
   });
+  // The reports name the profile the document chose, an invalid document's too.
+  chosen.profile = prepared.profile;
   if (!prepared.valid) {
     const only = prepared.doc.model.workflows.length === 1 ? prepared.doc.model.workflows[0]!.workflowId : undefined;
     const workflowId = opts.workflowId ?? only;
     return { stop: stopOfInvalidDocument(prepared.doc.file, runnerFindings(prepared.findings, prepared.doc.model, opts.workflowId), workflowId) };
   }
   const { doc, workflow, profile, descriptions: { loadDescription } } = prepared;
-  chosen.profile = profile;
   if (workflow.workflowId !== undefined) selected.workflowId = workflow.workflowId;
   refuseBinds(opts.binds, profile);
   if (!profile.runsDependencies) refuseDependencies(doc, workflow, profile);
