@@ -8,7 +8,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream';
 import { parse, type CastingFunction, type CsvError } from 'csv-parse';
 import { CommandUsageError } from '../../errors/tool-error.js';
-import type { DataRow, DataRows } from './data-rows.js';
+import type { DataRow, DataRows } from './data-row.js';
 
 type Cell = string | undefined;
 

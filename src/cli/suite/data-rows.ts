@@ -12,29 +12,10 @@ import { createInterface } from 'node:readline';
 import { MAX_DOCUMENT_DEPTH, overDeepPointer } from '../../arazzo/check-depth.js';
 import { CommandUsageError } from '../../errors/tool-error.js';
 import { csvRows } from './csv-rows.js';
+import type { DataRow, DataRows } from './data-row.js';
 
 /** A `.json` data file larger than this is refused: it is read whole (use .jsonl or .csv for more). */
 export const MAX_JSON_BYTES = 50 * 1024 * 1024;
-
-/** One row of a data file: its values, or why it cannot run. */
-export interface DataRow {
-  /** 1-based among the rows: a CSV header is not a row, nor is a blank line. */
-  row: number;
-  /** The inputs it gives (a CSV cell left empty, unquoted, gives none). */
-  values?: Record<string, unknown>;
-  /** Its values are CSV strings: coerced to the types the inputs schema declares, as `--input k=v` strings are. */
-  strings: boolean;
-  /** Why the row cannot run (its line is not a JSON object, a CSV record has too many fields). */
-  problem?: string;
-}
-
-/** An open data file: its rows, read as they are asked for. */
-export interface DataRows {
-  /** Iterated once. */
-  rows: AsyncIterable<DataRow>;
-  /** Releases the file; safe to call more than once. */
-  close(): Promise<void>;
-}
 
 const HINT = 'Give --data a .csv file (a header row naming the inputs), a .jsonl file (one JSON object per line) or a .json file (an array of objects); see docs/test.md#data-rows.';
 

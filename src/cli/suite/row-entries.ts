@@ -8,9 +8,8 @@ import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
 import { CommandUsageError, ToolError } from '../../errors/tool-error.js';
 import { printableLine } from '../../output/printable.js';
 import { isSecretName } from '../../output/redact.js';
-import { checkInputs, compileInputSchema } from '../../plan/input-schema.js';
 import { secretNamedStrings } from '../input-flags.js';
-import type { DataRow } from './data-rows.js';
+import type { DataRow } from './data-row.js';
 import type { SuiteEntry } from './plan-suite.js';
 import type { SuiteResult } from './run-entry.js';
 
@@ -45,6 +44,8 @@ export async function rowEntries(entry: SuiteEntry): Promise<(row: DataRow) => R
   // As a run reads them: an Arazzo 1.1 document under the default runner reads `k:=json` flags again as JSON.
   const retype = retypeInputs !== undefined && profile.typesInputs && !(options.profile ?? DEFAULT_PROFILE).typesInputs;
   const flags = retype ? await retypeInputs(profile) : { inputs: options.inputs, strings: options.stringInputs ?? [] };
+  // Ajv comes with the schema check, loaded only when a run needs it (test/unit/run/lazy-libraries.test.ts).
+  const { checkInputs, compileInputSchema } = await import('../../plan/input-schema.js');
   const check = await compileInputSchema(doc, workflow);
   return (row) => {
     const failed = (code: string, message: string): RowRun => ({

@@ -4,7 +4,7 @@
  * can count the runs left without running them, and rows are read only as they are asked for.
  */
 import { ToolError } from '../../errors/tool-error.js';
-import type { DataRows } from './data-rows.js';
+import type { DataRows } from './data-row.js';
 import type { SuiteEntry } from './plan-suite.js';
 import { rowEntries } from './row-entries.js';
 import { runSuiteEntry, type EntryIO, type SuiteResult } from './run-entry.js';
