@@ -14,15 +14,18 @@ export class TestCommand extends ToolCommand {
 
       A workflow whose inputs schema requires inputs that were not given is skipped, with the reason. \`--input\`, \`--input-env\` and \`--inputs-file\` apply to every workflow: each gets the inputs it declares.
 
+      \`--data\` runs the one selected workflow (pick it with \`--workflow\`) once per row of a CSV file (a header row names the inputs; values are coerced to the types the inputs schema declares), a JSON Lines file or a JSON array of objects. Each row, over the \`--input\` values, is checked against the inputs schema before anything is sent for it; a row that does not fit fails with its row number (1-based, the CSV header not counted) and the others still run (docs/test.md#data-rows).
+
       stderr: a line per run as it finishes (✓, ✗ with the failed step and the reason, - for a skip), then a summary. stdout: only the suite's JSON summary. \`--results\` writes a JSON line per run as it finishes (docs/test.md).
 
-      Exit codes: 0 all passed (skips allowed), 1 a workflow failed, 2 usage or configuration error (no document matched, a bad flag, an unwritable --results file), 10 a document is invalid (the others still run), 130 interrupted (the summary and results so far are written).
+      Exit codes: 0 all passed (skips allowed), 1 a workflow failed, 2 usage or configuration error (no document matched, a bad flag, an unreadable --data file or more than one workflow selected with it, an unwritable --results file), 10 a document is invalid (the others still run), 130 interrupted (the summary and results so far are written).
     `,
     examples: [
       ['Run every workflow of every document under the working directory', '$0 arazzo test'],
       ['Run the documents of a folder, stopping at the first failure', '$0 arazzo test workflows/ --bail'],
       ['Run the workflows whose id starts with smoke, with an input', "$0 arazzo test 'apis/**/*.arazzo.yaml' --workflow 'smoke*' --input env=staging"],
       ['Keep every run (outputs and steps) as JSON Lines', '$0 arazzo test --results results.jsonl'],
+      ['Run one workflow once per row of a CSV file', '$0 arazzo test orders.arazzo.yaml --workflow placeOrder --data orders.csv'],
     ],
   });
 
@@ -37,6 +40,8 @@ export class TestCommand extends ToolCommand {
   inputsFile = workflowRunOptions.inputsFile();
 
   bail = Option.Boolean('--bail', false, { description: 'Stop at the first failure: the remaining runs are not started' });
+
+  data = Option.String('--data', { description: 'Run the one selected workflow once per row of this .csv (header row of input names), .jsonl or .json (array of objects) file' });
 
   results = Option.String('--results', { description: 'Write each finished run (verdict, timing, outputs, steps) as one JSON line to this file, created or emptied first' });
 
@@ -72,6 +77,6 @@ export class TestCommand extends ToolCommand {
       allowRefHosts: this.allowRefHosts,
       allowRead: this.allowRead,
     };
-    return runSuite({ files: this.files, workflow: this.workflow, shared, retry: this.retry, timeout: this.timeout, bail: this.bail, results: this.results }, this.context);
+    return runSuite({ files: this.files, workflow: this.workflow, shared, retry: this.retry, timeout: this.timeout, bail: this.bail, results: this.results, data: this.data }, this.context);
   }
 }

@@ -41,6 +41,14 @@ export interface InputOrigins {
 export async function applyInputSchema(doc: LoadedDocument, workflow: Workflow, inputs: Record<string, unknown>, origins: InputOrigins): Promise<Record<string, unknown>> {
   const check = await compileInputSchema(doc, workflow);
   if (check === undefined) return inputs;
+  return checkInputs(doc, workflow, check, inputs, origins);
+}
+
+/**
+ * applyInputSchema with the schema compiled once (compileInputSchema), for many runs of one
+ * workflow (`arazzo test --data`, a check per row). Throws as applyInputSchema does.
+ */
+export function checkInputs(doc: LoadedDocument, workflow: Workflow, check: InputCheck, inputs: Record<string, unknown>, origins: InputOrigins): Record<string, unknown> {
   const checked = check(coercedFor(check.schema, inputs, origins));
   if ('inputs' in checked) return checked.inputs;
   if ('stopped' in checked) {

@@ -6,7 +6,8 @@
  */
 import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
-import type { Workflow, ArazzoDocument } from '../../arazzo/model.js';
+import type { Workflow, ArazzoDocument, LoadedDocument } from '../../arazzo/model.js';
+import type { RunnerProfile } from '../../arazzo/runner-profile.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { parseCount, parseSeconds } from '../input-flags.js';
 import { readProjectSettings, type ProjectSettings } from '../project-settings.js';
@@ -22,6 +23,8 @@ export interface SuiteFlags {
   workflow: string | undefined;
   retry: string | undefined;
   timeout: string | undefined;
+  /** --data: each workflow runs once per row, so none is skipped for inputs the rows may give, and each entry keeps its document to check the rows with. */
+  data?: string | undefined;
 }
 
 /** One run of the suite: a workflow of a document, with the options it runs with. */
@@ -33,6 +36,10 @@ export interface SuiteEntry {
   /** Why the workflow is not run: the required inputs it was not given. */
   skip?: string;
   loadError?: ToolError;
+  /** With --data: the workflow as its document declares it, and the profile the document runs with (rows are checked against its inputs schema). */
+  source?: { doc: LoadedDocument; workflow: Workflow; profile: RunnerProfile };
+  /** With --data: the 1-based row this entry runs. */
+  row?: number;
 }
 
 /**
@@ -55,19 +62,23 @@ export async function planSuite(files: readonly string[], flags: SuiteFlags, con
       timeoutMs: flags.timeout !== undefined ? parseSeconds('--tool-timeout', flags.timeout, 3600) : (settings.timeout?.value ?? 30) * 1000,
       explainFailure: false,
     };
-    let model: ArazzoDocument;
+    let prepared: { doc: LoadedDocument; profile: RunnerProfile };
     try {
       // Its workflows only: each run validates the document again, and prints its findings, as `run` does.
-      const prepared = await prepareDocument({ file, cwd: context.cwd, env: context.env, profile: options.profile ?? DEFAULT_PROFILE, runnerFrom: options.runnerFrom, findings: () => true, upTo: 'findings' });
-      model = prepared.doc.model;
+      prepared = await prepareDocument({ file, cwd: context.cwd, env: context.env, profile: options.profile ?? DEFAULT_PROFILE, runnerFrom: options.runnerFrom, findings: () => true, upTo: 'findings' });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       entries.push({ file, workflowId: undefined, options, loadError: error });
       continue;
     }
-    for (const workflow of model.workflows) {
+    for (const workflow of prepared.doc.model.workflows) {
       if (flags.workflow !== undefined && (workflow.workflowId === undefined || !selects(workflow.workflowId))) continue;
-      entries.push(entryFor(file, workflow, model, options));
+      const entry = entryFor(file, workflow, prepared.doc.model, options);
+      if (flags.data !== undefined) {
+        delete entry.skip;
+        entry.source = { doc: prepared.doc, workflow, profile: prepared.profile };
+      }
+      entries.push(entry);
     }
   }
   if (flags.workflow !== undefined && !entries.some((entry) => entry.workflowId !== undefined)) {

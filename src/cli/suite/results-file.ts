@@ -32,7 +32,10 @@ export async function openResultsFile(path: string, cwd: string): Promise<Result
 
 /** The line's fields in a stable order; `ended` stays internal. */
 function resultLine(result: SuiteResult): Record<string, unknown> {
-  const line: Record<string, unknown> = { file: result.file, workflowId: result.workflowId ?? null, status: result.status, durationMs: result.durationMs };
+  const line: Record<string, unknown> = { file: result.file, workflowId: result.workflowId ?? null };
+  if (result.row !== undefined) line.row = result.row;
+  line.status = result.status;
+  line.durationMs = result.durationMs;
   if (result.failure) line.failure = result.failure;
   if (result.reason !== undefined) line.reason = result.reason;
   if (result.outputs) line.outputs = result.outputs;

@@ -19,6 +19,8 @@ import type { SuiteEntry } from './plan-suite.js';
 export interface SuiteResult {
   file: string;
   workflowId: string | undefined;
+  /** With --data: the 1-based row the run was given. */
+  row?: number;
   status: 'passed' | 'failed' | 'skipped';
   durationMs: number;
   /** A failed run's step, code and message, as its record (or the error that stopped it) says. */
@@ -37,7 +39,7 @@ export type EntryIO = Omit<RunIO, 'stdout'>;
 
 /** Runs one entry (or skips it); returns its result. Throws only what is not a ToolError (a bug). */
 export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO): Promise<SuiteResult> {
-  const base = { file: entry.file, workflowId: entry.workflowId };
+  const base = { file: entry.file, workflowId: entry.workflowId, ...(entry.row !== undefined ? { row: entry.row } : {}) };
   if (entry.skip !== undefined) return { ...base, status: 'skipped', durationMs: 0, reason: entry.skip, ended: 'succeeded' };
   if (entry.loadError) return { ...base, status: 'failed', durationMs: 0, failure: failureOf(entry.loadError, io), ended: entry.loadError.kind };
   const started = performance.now();

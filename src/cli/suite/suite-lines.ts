@@ -3,9 +3,10 @@ import { printableLine } from '../../output/printable.js';
 import type { Style } from '../../output/style.js';
 import type { SuiteResult } from './run-entry.js';
 
-/** `✓ file › workflowId (12 ms)`, `✗ … (12 ms): step "x": reason`, or `- … skipped: reason`. */
+/** `✓ file › workflowId (12 ms)` (`workflowId [row 3]` for a --data row), `✗ … (12 ms): step "x": reason`, or `- … skipped: reason`. */
 export function resultLine(result: SuiteResult, style: Style): string {
-  const name = `${printableLine(result.file)} › ${printableLine(result.workflowId ?? '(document)')}`;
+  const row = result.row !== undefined ? ` [row ${result.row}]` : '';
+  const name = `${printableLine(result.file)} › ${printableLine(result.workflowId ?? '(document)')}${row}`;
   const time = style.dim(`(${result.durationMs} ms)`);
   if (result.status === 'skipped') return `${style.yellow('-')} ${name} skipped: ${printableLine(result.reason ?? '')}`;
   if (result.status === 'passed') return `${style.green('✓')} ${name} ${time}`;
