@@ -6,6 +6,7 @@
  * Arazzo source's) without a cycle, and an asynchronous step's `action`, `correlationId` and
  * target agree (their AsyncAPI descriptions are checked by src/plan/check-async-steps.ts).
  */
+import { otherWorkflowStep } from './workflow-references.js';
 import type { Report } from './finding.js';
 import { isReference, type Action, type ActionOrReference, type ArazzoDocument, type Parameter, type Reference, type Step, type Workflow } from './model.js';
 import { childPointer, isObject } from './read-fields.js';
@@ -143,30 +144,24 @@ function checkStepDependencies(doc: ArazzoDocument, workflow: Workflow, report: 
   }
 }
 
-const OTHER_WORKFLOW_STEP = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
-const SOURCE_WORKFLOW_STEP = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
-
 /** A dependency on a step of another workflow: `$workflows.<id>.steps.<stepId>` names one the document has; `$sourceDescriptions.<source>.<id>.steps.<stepId>` an Arazzo source it declares. */
 function checkOtherWorkflowStep(doc: ArazzoDocument, step: Step, name: string, at: string, report: Report): void {
   const label = `step "${step.stepId ?? ''}"`;
-  const local = OTHER_WORKFLOW_STEP.exec(name);
-  if (local) {
-    const ids = doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
-    const target = doc.workflows.find((w) => w.workflowId === local[1]);
-    if (!target) report.error('UNKNOWN_WORKFLOW', at, `${label} depends on ${name}, but the document has no workflow "${local[1]}"${didYouMean(local[1]!, ids)}`);
-    else if (!target.steps.some((s) => s.stepId === local[2])) {
-      const steps = target.steps.flatMap((s) => (s.stepId === undefined ? [] : [s.stepId]));
-      report.error('UNKNOWN_STEP', at, `${label} depends on ${name}, but workflow "${local[1]}" has no step "${local[2]}"${didYouMean(local[2]!, steps)}`);
-    }
-    return;
-  }
-  const remote = SOURCE_WORKFLOW_STEP.exec(name);
-  if (!remote) {
+  const named = otherWorkflowStep(name);
+  if (!named) {
     report.error('INVALID_REFERENCE', at, `${label} depends on ${name}; write $workflows.<workflowId>.steps.<stepId> or $sourceDescriptions.<source>.<workflowId>.steps.<stepId>`);
-    return;
+  } else if (named.source !== undefined) {
+    const source = doc.sourceDescriptions.find((s) => s.name === named.source);
+    if (source?.type !== 'arazzo') report.error('UNKNOWN_SOURCE', at, `${label} depends on ${name}, but ${source ? `source "${named.source}" is not of type arazzo` : `the document has no source "${named.source}"`}`);
+  } else {
+    const ids = doc.workflows.flatMap((w) => (w.workflowId === undefined ? [] : [w.workflowId]));
+    const target = doc.workflows.find((w) => w.workflowId === named.workflowId);
+    if (!target) report.error('UNKNOWN_WORKFLOW', at, `${label} depends on ${name}, but the document has no workflow "${named.workflowId}"${didYouMean(named.workflowId, ids)}`);
+    else if (!target.steps.some((s) => s.stepId === named.stepId)) {
+      const steps = target.steps.flatMap((s) => (s.stepId === undefined ? [] : [s.stepId]));
+      report.error('UNKNOWN_STEP', at, `${label} depends on ${name}, but workflow "${named.workflowId}" has no step "${named.stepId}"${didYouMean(named.stepId, steps)}`);
+    }
   }
-  const source = doc.sourceDescriptions.find((s) => s.name === remote[1]);
-  if (source?.type !== 'arazzo') report.error('UNKNOWN_SOURCE', at, `${label} depends on ${name}, but ${source ? `source "${remote[1]}" is not of type arazzo` : `the document has no source "${remote[1]}"`}`);
 }
 
 /** A cycle of the graph (as its ids, the first repeated at the end), or undefined; iterative, so a long chain does not overflow the stack. */

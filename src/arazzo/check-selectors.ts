@@ -4,6 +4,7 @@
  * shorthand). Run only for 1.1 documents (validate-document.ts); json-p3 and fontoxpath are loaded
  * only when a selector or target of their type is there to check.
  */
+import { someNode } from '../expressions/some-node.js';
 import type { CriterionLibraries } from '../expressions/criterion-libraries.js';
 import { checkWithPlaceholders, embeddedIn } from '../expressions/embedded-condition.js';
 import { ExpressionSyntaxError } from '../expressions/errors.js';
@@ -136,29 +137,12 @@ function compilerFor(item: Compilable, libraries: CriterionLibraries): (text: st
   return parsePointer;
 }
 
-/** Whether some string in `raw` passes `test` (iterative; a shared value is visited once). */
-function anyString(raw: unknown, test: (value: string) => boolean): boolean {
-  const seen = new Set<object>();
-  const pending: unknown[] = [raw];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value === 'string') {
-      if (test(value)) return true;
-    } else if (typeof value === 'object' && value !== null && !seen.has(value)) {
-      seen.add(value);
-      if (Array.isArray(value)) for (let i = 0; i < value.length; i++) pending.push(value[i]);
-      else for (const key in value) if (Object.hasOwn(value, key)) pending.push((value as Record<string, unknown>)[key]);
-    }
-  }
-  return false;
-}
-
 const DOTTED_PAYLOAD = /\$message\.payload\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)/g;
 
 /** Every `$message.payload.<a>.<b>` written in a string of the document, with the pointer of the string. */
 function dottedMessagePayloads(raw: unknown): Array<{ pointer: string; source: string; name: string }> {
   // Nearly every document has none: a first pass without pointers (a string per node) says so cheaply.
-  if (!anyString(raw, (value) => value.includes('$message.payload.'))) return [];
+  if (!someNode(raw, (node) => typeof node === 'string' && node.includes('$message.payload.'))) return [];
   const found: Array<{ pointer: string; source: string; name: string }> = [];
   const seen = new Set<object>();
   const pending: Array<[unknown, string]> = [[raw, '']];

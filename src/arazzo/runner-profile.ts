@@ -64,6 +64,8 @@ export interface FindingTexts {
 /** A runner contract as the questions code asks of it. */
 export interface RunnerProfile {
   readonly name: RunnerName;
+  /** An Arazzo 1.1 document asked to run with this profile by name runs with the 1.1 profile (else the request is refused: the contract covers 1.0.x only). */
+  readonly yieldsToArazzo11: boolean;
   /** The newest Arazzo feature set the profile reads: `1.1` reads 1.1.x documents (and their 1.0.x sources) with 1.1's fields and rules. */
   readonly featureSet: FeatureSet;
   /** A step's `timeout` (ms) aborts its request and fails the step (1.1). */
@@ -151,6 +153,7 @@ const V1_FINDINGS: FindingTexts = {
 /** The v1 contract (the default): one workflow of one document, simple criteria, replace-style chains. */
 export const V1_PROFILE: RunnerProfile = {
   name: 'v1',
+  yieldsToArazzo11: false,
   featureSet: '1.0',
   runsStepTimeouts: false,
   passesActionParameters: false,
@@ -176,6 +179,7 @@ export const V1_PROFILE: RunnerProfile = {
 /** The v2 contract: all of Arazzo 1.0.1 within one run (nested, dependent and transferred workflows, every criterion type). */
 export const V2_PROFILE: RunnerProfile = {
   name: 'v2',
+  yieldsToArazzo11: true,
   featureSet: '1.0',
   runsStepTimeouts: false,
   passesActionParameters: false,
@@ -260,7 +264,7 @@ const ARAZZO_1_1 = /^1\.1\.\d+$/;
  */
 export function documentProfile(requested: RunnerProfile, version: unknown, from?: string): { profile: RunnerProfile } | { refused: string } {
   if (typeof version !== 'string' || !ARAZZO_1_1.test(version)) return { profile: requested };
-  if (from !== undefined && requested === V1_PROFILE) {
+  if (from !== undefined && !requested.yieldsToArazzo11) {
     return { refused: `${from} asks for the ${requested.name} runner, whose contract covers Arazzo 1.0.x documents only, and this document is Arazzo ${version}` };
   }
   return { profile: ARAZZO_1_1_PROFILE };

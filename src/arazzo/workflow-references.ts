@@ -79,3 +79,16 @@ function componentAction(doc: ArazzoDocument, reference: string): Action | undef
   const section = match ? doc.components?.[match[1] as 'successActions' | 'failureActions'] : undefined;
   return section && Object.hasOwn(section, match![2]!) ? section[match![2]!] : undefined;
 }
+
+/**
+ * An Arazzo 1.1 step `dependsOn` entry that names a step of another workflow:
+ * `$workflows.<id>.steps.<stepId>` (`source` absent) or
+ * `$sourceDescriptions.<source>.<id>.steps.<stepId>`; undefined for anything else (a stepId of the
+ * same workflow, or a malformed reference).
+ */
+export function otherWorkflowStep(name: string): { source?: string; workflowId: string; stepId: string } | undefined {
+  const local = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.(.+)$/.exec(name);
+  if (local) return { workflowId: local[1]!, stepId: local[2]! };
+  const remote = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.(.+)$/.exec(name);
+  return remote ? { source: remote[1]!, workflowId: remote[2]!, stepId: remote[3]! } : undefined;
+}

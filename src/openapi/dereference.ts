@@ -1,4 +1,5 @@
 import { dirname, resolve as resolvePath } from 'node:path';
+import { someNode } from '../expressions/some-node.js';
 import { fileURLToPath } from 'node:url';
 import { DescriptionError, RefFetchRefusedError } from './errors.js';
 import { hideSkippedRefs, restoreRefs, SKIPPED_MEMBERS, type HiddenRefs } from './prepare-refs.js';
@@ -163,18 +164,7 @@ function skipsDereference(pathFromRoot: string): boolean {
 
 /** Whether any object in `value` has a `$ref` key; iterative so deep documents cannot overflow the stack. */
 export function containsRef(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (item === null || typeof item !== 'object') continue;
-    if (Array.isArray(item)) {
-      for (const element of item) stack.push(element);
-      continue;
-    }
-    if (Object.hasOwn(item, '$ref')) return true;
-    for (const child of Object.values(item)) stack.push(child);
-  }
-  return false;
+  return someNode(value, (node) => node !== null && typeof node === 'object' && !Array.isArray(node) && Object.hasOwn(node, '$ref'));
 }
 
 /** A library URL of a local file as a path (the library keeps plain paths URL-encoded). */

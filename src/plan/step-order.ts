@@ -9,6 +9,8 @@
  */
 import type { ArazzoDocument, Step, Workflow } from '../arazzo/model.js';
 import { readsAs11, type RunnerProfile } from '../arazzo/runner-profile.js';
+import { someNode } from '../expressions/some-node.js';
+import { otherWorkflowStep } from '../arazzo/workflow-references.js';
 
 /** `$steps.<id>.outputs` anywhere in a string: an implicit dependency on step `<id>`. */
 const OUTPUT_REFERENCE = /\$steps\.([^.{}\s#]+)\.outputs\b/g;
@@ -65,11 +67,6 @@ export function markInFlight(workflow: Workflow, steps: ReadonlyArray<{ inFlight
   });
 }
 
-/** `$workflows.<id>.steps.<stepId>`: a step of another workflow of the document. */
-const OTHER_WORKFLOW_STEP = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
-/** `$sourceDescriptions.<source>.<id>.steps.<stepId>`: a step of a workflow of an Arazzo source. */
-const SOURCE_WORKFLOW_STEP = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.(.+)$/;
-
 /**
  * The steps of other workflows a step depends on (Arazzo 1.1 step dependsOn), each as the key the
  * run records its success under (`<workflow key>/<stepId>`) and how a message names it. `keyOf`
@@ -78,13 +75,11 @@ const SOURCE_WORKFLOW_STEP = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0
 export function stepRequirements(step: Step, keyOf: (reference: string) => string | undefined): Array<{ key: string; label: string }> {
   const requires: Array<{ key: string; label: string }> = [];
   for (const name of step.dependsOn) {
-    const local = OTHER_WORKFLOW_STEP.exec(name);
-    if (local) {
-      requires.push({ key: `${keyOf(local[1]!) ?? local[1]}/${local[2]}`, label: `step "${local[2]}" of workflow "${local[1]}"` });
-      continue;
-    }
-    const remote = SOURCE_WORKFLOW_STEP.exec(name);
-    if (remote) requires.push({ key: `${keyOf(`$sourceDescriptions.${remote[1]}.${remote[2]}`) ?? `${remote[1]}.${remote[2]}`}/${remote[3]}`, label: `step "${remote[3]}" of workflow "${remote[2]}" of source "${remote[1]}"` });
+    const named = otherWorkflowStep(name);
+    if (!named) continue;
+    const { source, workflowId, stepId } = named;
+    const key = source === undefined ? (keyOf(workflowId) ?? workflowId) : (keyOf(`$sourceDescriptions.${source}.${workflowId}`) ?? `${source}.${workflowId}`);
+    requires.push({ key: `${key}/${stepId}`, label: `step "${stepId}" of workflow "${workflowId}"${source === undefined ? '' : ` of source "${source}"`}` });
   }
   return requires;
 }
@@ -92,16 +87,9 @@ export function stepRequirements(step: Step, keyOf: (reference: string) => strin
 /** The step ids whose outputs a step's strings read (parameters, body, criteria, outputs, actions). */
 function outputReferences(step: Step): Set<string> {
   const found = new Set<string>();
-  const visit = (value: unknown, depth: number): void => {
-    if (depth > 64) return;
-    if (typeof value === 'string') {
-      for (const match of value.matchAll(OUTPUT_REFERENCE)) found.add(match[1]!);
-    } else if (Array.isArray(value)) {
-      for (const item of value) visit(item, depth + 1);
-    } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) if (key !== 'pointer') visit(item, depth + 1);
-    }
-  };
-  visit({ parameters: step.parameters, requestBody: step.requestBody, successCriteria: step.successCriteria, outputs: step.outputs, onSuccess: step.onSuccess, onFailure: step.onFailure }, 0);
+  someNode({ parameters: step.parameters, requestBody: step.requestBody, successCriteria: step.successCriteria, outputs: step.outputs, onSuccess: step.onSuccess, onFailure: step.onFailure }, (node) => {
+    if (typeof node === 'string') for (const match of node.matchAll(OUTPUT_REFERENCE)) found.add(match[1]!);
+    return false;
+  });
   return found;
 }

@@ -109,6 +109,7 @@ describe('runner profiles', () => {
   it('Arazzo 1.1 is the v2 engine with 1.1\'s additions, chosen by the document, never by name', () => {
     expect(answers(ARAZZO_1_1_PROFILE)).toEqual({ ...answers(V2_PROFILE), runsStepTimeouts: true, passesActionParameters: true, sendsQuerystring: true, ordersStepsByDependencies: true });
     expect([V1_PROFILE.featureSet, V2_PROFILE.featureSet, ARAZZO_1_1_PROFILE.featureSet]).toEqual(['1.0', '1.0', '1.1']);
+    expect([V1_PROFILE.yieldsToArazzo11, V2_PROFILE.yieldsToArazzo11, ARAZZO_1_1_PROFILE.yieldsToArazzo11]).toEqual([false, true, true]);
     expect(profileNamed('arazzo-1.1')).toBeUndefined();
     expect(documentProfile(V1_PROFILE, '1.1.0')).toEqual({ profile: ARAZZO_1_1_PROFILE });
     expect(documentProfile(V2_PROFILE, '1.1.3', '--tool-runner')).toEqual({ profile: ARAZZO_1_1_PROFILE });
