@@ -18,7 +18,11 @@ export class TestCommand extends ToolCommand {
 
       stderr: a line per run as it finishes (✓, ✗ with the failed step and the reason, - for a skip), then a summary. stdout: only the suite's JSON summary. \`--results\` writes a JSON line per run as it finishes (docs/test.md).
 
-      Exit codes: 0 all passed (skips allowed), 1 a workflow failed, 2 usage or configuration error (no document matched, a bad flag, an unreadable --data file or more than one workflow selected with it, an unwritable --results file), 10 a document is invalid (the others still run), 130 interrupted (the summary and results so far are written).
+      \`--concurrency N\` runs up to N at once (one pool of connections, one registry and OAuth token refresh for all). \`--repeat N\`, \`--duration 60s\` and \`--rate 20/s\` make a load run: per workflow and per step, count, errors, p50/p95/p99/max latency (HDR histograms) and rate, on stderr and in the summary's \`stats\`; \`--threshold 'p95<300ms'\` fails the suite when the figures miss it (docs/test.md#load).
+
+      \`--shard i/n\` (or JOB_COMPLETION_INDEX with TOOL_SHARD_TOTAL=n) runs one of n deterministic slices, so that n processes cover every run once; \`--resume results.jsonl\` leaves out the runs that file records as finished (docs/test.md#shards).
+
+      Exit codes: 0 all passed (skips allowed), 1 a workflow failed or a threshold did not hold, 2 usage or configuration error (no document matched, a bad flag, an unreadable --data file or more than one workflow selected with it, an unwritable --results file), 10 a document is invalid (the others still run), 130 interrupted (the summary and results so far are written).
     `,
     examples: [
       ['Run every workflow of every document under the working directory', '$0 arazzo test'],
@@ -26,6 +30,8 @@ export class TestCommand extends ToolCommand {
       ['Run the workflows whose id starts with smoke, with an input', "$0 arazzo test 'apis/**/*.arazzo.yaml' --workflow 'smoke*' --input env=staging"],
       ['Keep every run (outputs and steps) as JSON Lines', '$0 arazzo test --results results.jsonl'],
       ['Run one workflow once per row of a CSV file', '$0 arazzo test orders.arazzo.yaml --workflow placeOrder --data orders.csv'],
+      ['Load: 20 runs a second for a minute, failing when p95 is 300 ms or more', "$0 arazzo test smoke.arazzo.yaml --duration 60s --rate 20/s --threshold 'p95<300ms' --threshold 'errors<1%'"],
+      ['Shard 2 of 4 of a suite, and go on with a run that was stopped', '$0 arazzo test flows/ --shard 2/4 --results shard-2.jsonl --resume shard-2.jsonl'],
     ],
   });
 
@@ -44,6 +50,20 @@ export class TestCommand extends ToolCommand {
   data = Option.String('--data', { description: 'Run the one selected workflow once per row of this .csv (header row of input names), .jsonl or .json (array of objects) file' });
 
   results = Option.String('--results', { description: 'Write each finished run (verdict, timing, outputs, steps) as one JSON line to this file, created or emptied first' });
+
+  resume = Option.String('--resume', { description: 'Skip the runs this --results file records as finished, and append the new ones to it (unless --results names another file)' });
+
+  concurrency = Option.String('--concurrency', { description: 'Runs in flight at once, 1 to 1000 (default 1; 100 with --rate)' });
+
+  repeat = Option.String('--repeat', { description: 'Run the suite this many times over (a load run: latency figures, failures only on stderr)' });
+
+  duration = Option.String('--duration', { description: 'Keep starting passes over the suite for this long (60s, 5m, 500ms)' });
+
+  rate = Option.String('--rate', { description: 'Start this many runs per second, whether or not earlier ones finished (20/s, 600/m)' });
+
+  threshold = Option.Array('--threshold', [], { description: "Fail (exit 1) unless the figures meet this: 'p95<300ms', 'errors<1%', 'wf.step:p99<1s', 'rps>=20' (repeatable)" });
+
+  shard = Option.String('--shard', { description: 'Run only shard i of n (i/n, 1-based) of the runs; JOB_COMPLETION_INDEX with TOOL_SHARD_TOTAL=n does the same' });
 
   checks = workflowRunOptions.checks();
 
@@ -77,6 +97,21 @@ export class TestCommand extends ToolCommand {
       allowRefHosts: this.allowRefHosts,
       allowRead: this.allowRead,
     };
-    return runSuite({ files: this.files, workflow: this.workflow, shared, retry: this.retry, timeout: this.timeout, bail: this.bail, results: this.results, data: this.data }, this.context);
+    return runSuite(
+      {
+        files: this.files,
+        workflow: this.workflow,
+        shared,
+        retry: this.retry,
+        timeout: this.timeout,
+        bail: this.bail,
+        results: this.results,
+        data: this.data,
+        resume: this.resume,
+        thresholds: this.threshold,
+        load: { concurrency: this.concurrency, repeat: this.repeat, duration: this.duration, rate: this.rate, shard: this.shard },
+      },
+      this.context,
+    );
   }
 }

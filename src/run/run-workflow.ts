@@ -26,7 +26,7 @@ import { compileRunMachines, runWorkflows, type RunWorkflowsOptions, type Workfl
 import { createActionJudge } from '../execute/judge.js';
 import { createActionNarrator } from '../observe/narrate-actions.js';
 import { executorEvents, inspectionDecoder } from '../observe/decode-run.js';
-import { createRunEvents } from '../observe/run-events.js';
+import { createRunEvents, type RunEvents } from '../observe/run-events.js';
 import { prepareWorkflow } from '../plan/prepare-workflow.js';
 import { createReporter, narrateOnStderr, type Reporter } from '../observe/reporter.js';
 import { formatRecord, type RecordFailure, type RunRecord } from './run-record.js';
@@ -129,6 +129,14 @@ export interface RunDeps {
   recorded?: boolean;
   /** Creates the run's regex worker (createRegexWorker of src/execute/regex-worker.ts by default): a test watches it. */
   regexWorker?: () => RegexWorker;
+  /**
+   * The pipeline the run sends and loads descriptions through, shared with other runs (`arazzo
+   * test --concurrency`: one pool of keep-alive connections); the caller closes it. By default the
+   * run makes its own from opts.timeoutMs and opts.retry, and closes it when it ends.
+   */
+  pipeline?: Pipeline;
+  /** Subscribes to the run's events before its machine starts (`arazzo test`'s latency figures): a listener must not throw. */
+  observe?: (events: RunEvents) => void;
 }
 
 /**
@@ -141,7 +149,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
   // GitHub Actions: the run's secrets are registered with ::add-mask:: before anything is printed (docs/cli.md#ci).
   const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined }, io, reporter) : undefined;
-  const pipeline = createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
+  const pipeline = deps.pipeline ?? createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
   let holdLiveView = false;
@@ -187,6 +195,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     tracer?.subscribe(events);
     live?.subscribe(events);
     reports?.subscribe(events, plan, compiled.programs, compiled.run?.workflows);
+    deps.observe?.(events);
     // What the bound APIs' auth sent: the record masks it (a server may echo it into an output).
     const credentials = new Set<string>();
     events.on('step.response', ({ request }) => request.auth?.secretValues?.().forEach((value) => credentials.add(value)));
@@ -240,7 +249,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     }
     throw error;
   } finally {
-    pipeline.close();
+    if (deps.pipeline === undefined) pipeline.close();
     await asyncSession?.close();
     if (regexWorker) (await regexWorker).stop();
     await tracer?.finish(undefined, false).catch(() => undefined);

@@ -11,7 +11,9 @@ import { styleFor } from '../../output/style.js';
 import type { ErrorKind } from '../../errors/error-codes.js';
 import type { OutcomeKind } from '../../errors/outcome.js';
 import type { StepRecord } from '../../../machines/types.js';
-import { runWorkflowFile, type RunIO } from '../../run/run-workflow.js';
+import { runWorkflowFile, type RunDeps, type RunIO, type RunOptions } from '../../run/run-workflow.js';
+import type { Pipeline } from '../../http/create-pipeline.js';
+import type { ApiLookup } from '../../plan/bind-sources.js';
 import type { RecordFailure, RunRecord } from '../../run/run-record.js';
 import type { SuiteEntry } from './plan-suite.js';
 
@@ -32,13 +34,32 @@ export interface SuiteResult {
   /** The run record's outputs and steps, when the run got as far as its record. */
   outputs?: Record<string, unknown>;
   steps?: StepRecord[];
+  /** With --repeat or --duration: the 1-based pass over the suite the run belongs to. */
+  iteration?: number;
+  /** Each request (or message) its steps sent or received, in order: for the latency figures. */
+  samples?: StepSample[];
+}
+
+/** One request of a step (a message of an asynchronous step): how long until its answer, and whether the step took it as a success. */
+export interface StepSample {
+  stepId: string;
+  /** Undefined when no answer came (a transport error). */
+  durationMs: number | undefined;
+  ok: boolean;
+}
+
+/** What runs of one suite share: one pool of connections, one registry (and OAuth token refresh) for all. */
+export interface SharedRunDeps {
+  /** The pipeline for a run's timeout and retry settings (the suite's agents under each). */
+  pipelineFor(options: RunOptions): Pipeline;
+  registry?: ApiLookup;
 }
 
 /** The streams and signal a run writes to: stderr gets its warnings and an invalid document's findings. */
 export type EntryIO = Omit<RunIO, 'stdout'>;
 
 /** Runs one entry (or skips it); returns its result. Throws only what is not a ToolError (a bug). */
-export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO): Promise<SuiteResult> {
+export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO, shared?: SharedRunDeps): Promise<SuiteResult> {
   const base = { file: entry.file, workflowId: entry.workflowId, ...(entry.row !== undefined ? { row: entry.row } : {}) };
   if (entry.skip !== undefined) return { ...base, status: 'skipped', durationMs: 0, reason: entry.skip, ended: 'succeeded' };
   if (entry.loadError) return { ...base, status: 'failed', durationMs: 0, failure: failureOf(entry.loadError, io), ended: entry.loadError.kind };
@@ -52,19 +73,32 @@ export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO): Promise<Sui
     },
   });
   const elapsed = () => Math.round(performance.now() - started);
+  const samples: StepSample[] = [];
+  const deps: RunDeps = {
+    observe(events) {
+      events.on('step.response', ({ stepId, response, ok }) => samples.push({ stepId, durationMs: response?.durationMs, ok }));
+      events.on('step.message', ({ stepId, action, durationMs, ok }) => {
+        if (action !== 'launch') samples.push({ stepId, durationMs, ok });
+      });
+    },
+  };
+  if (shared !== undefined) {
+    deps.pipeline = shared.pipelineFor(entry.options);
+    if (shared.registry !== undefined) deps.registry = shared.registry;
+  }
   try {
-    const outcome = await runWorkflowFile({ ...entry.options, output: 'json', quiet: true }, { ...io, stdout });
+    const outcome = await runWorkflowFile({ ...entry.options, output: 'json', quiet: true }, { ...io, stdout }, deps);
     const durationMs = elapsed();
     if (outcome.kind === 'invalid-document') {
       return { ...base, status: 'failed', durationMs, failure: { code: 'INVALID_DOCUMENT', message: 'invalid document (its findings are above); nothing was sent' }, ended: outcome.kind };
     }
     const record = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RunRecord;
-    const result: SuiteResult = { ...base, workflowId: record.workflowId, status: outcome.kind === 'succeeded' ? 'passed' : 'failed', durationMs, ended: outcome.kind, outputs: record.outputs, steps: record.steps };
+    const result: SuiteResult = { ...base, workflowId: record.workflowId, status: outcome.kind === 'succeeded' ? 'passed' : 'failed', durationMs, ended: outcome.kind, outputs: record.outputs, steps: record.steps, samples };
     if (record.failure) result.failure = record.failure;
     return result;
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
-    return { ...base, status: 'failed', durationMs: elapsed(), failure: failureOf(error, io), ended: error.kind };
+    return { ...base, status: 'failed', durationMs: elapsed(), failure: failureOf(error, io), ended: error.kind, samples };
   }
 }
 

@@ -1,21 +1,35 @@
 /**
- * `tool arazzo test`: every selected workflow of every document, one after the other, each a run
- * of `arazzo run`'s engine (run-entry.ts); with --data, the one selected workflow once per row.
- * stderr gets a line per run as it finishes and the summary; stdout only the suite's JSON summary;
- * `--results` a JSON line per run.
+ * `tool arazzo test`: every selected workflow of every document, each a run of `arazzo run`'s
+ * engine (run-entry.ts); with --data, the one selected workflow once per row; with --concurrency
+ * up to N at once (one pool of connections, one registry); with --repeat, --duration and --rate, a
+ * load run with latency figures and --threshold checks; with --shard, this process's slice; with
+ * --resume, what a results file does not already hold. stderr gets a line per run as it finishes
+ * (failures only under load), a progress bar on a terminal and the summary; stdout only the
+ * suite's JSON summary, streamed; `--results` a JSON line per run.
  */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolContext } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
+import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
+import { loadApiLookup } from '../../plan/api-lookup.js';
+import type { RunOptions } from '../../run/run-workflow.js';
 import { collectDocuments } from './collect-documents.js';
 import { planSuite, type SuiteFlags } from './plan-suite.js';
 import { openDataRows } from './data-rows.js';
-import { openResultsFile, type ResultsFile } from './results-file.js';
+import { openResultsFile, readFinishedRuns, resultRecord, runKey, type ResultsFile } from './results-file.js';
 import { selectDataEntry } from './row-entries.js';
-import type { SuiteResult } from './run-entry.js';
-import { suiteRuns, type DataRun } from './suite-runs.js';
-import { resultLine, summaryLine } from './suite-lines.js';
+import type { SharedRunDeps, SuiteResult } from './run-entry.js';
+import { suiteRuns, type DataRun, type Passes } from './suite-runs.js';
+import { figuresLines, resultLine, summaryLine, thresholdLine } from './suite-lines.js';
+import { readLoadFlags, type LoadFlagValues } from './load-flags.js';
+import { SuiteLatency, statsFigures } from './latency.js';
+import { checkThresholds, parseThresholds, type ThresholdVerdict } from './thresholds.js';
+import { startSummary } from './summary-output.js';
+import { createProgress } from './progress-bar.js';
 
 /** The option values of `tool arazzo test`. */
 export interface SuiteOptions extends SuiteFlags {
@@ -27,61 +41,150 @@ export interface SuiteOptions extends SuiteFlags {
   results: string | undefined;
   /** --data: the CSV, JSON Lines or JSON file of rows the one selected workflow runs once each. */
   data?: string | undefined;
+  /** --concurrency, --repeat, --duration, --rate, --shard. */
+  load?: LoadFlagValues;
+  /** --threshold: conditions on the figures (k6's convention). */
+  thresholds?: readonly string[];
+  /** --resume: a results file whose finished runs are not run again (new lines are appended to it unless --results names another file). */
+  resume?: string | undefined;
 }
 
-/** A run in the JSON summary on stdout: the result without the record's outputs and steps. */
-type SummaryRun = Pick<SuiteResult, 'file' | 'row' | 'status' | 'durationMs' | 'failure' | 'reason'> & { workflowId: string | null };
-
 /**
- * Runs the suite; returns the exit code: 0 all passed (skips too), 1 a run failed, 10 a document
- * was invalid, 2 a run stopped on a usage or configuration error, 130 interrupted (the summary and
- * the results so far are still written). Throws ToolError (exit 2) before any run: no document
- * matched, a bad flag, --data with more than one workflow selected or a data file that cannot be
- * read, an unwritable --results file.
+ * Runs the suite; returns the exit code: 0 all passed (skips too), 1 a run failed or a threshold
+ * did not hold, 10 a document was invalid, 2 a run stopped on a usage or configuration error, 130
+ * interrupted (the summary and the results so far are still written). Throws ToolError (exit 2)
+ * before any run: no document matched, a bad flag, --data with more than one workflow selected or
+ * a data file that cannot be read, an unwritable --results file, an unreadable --resume file.
  */
 export async function runSuite(options: SuiteOptions, context: ToolContext): Promise<number> {
   const started = performance.now();
+  const startedAt = new Date();
   const style = styleFor(context.colors);
+  const load = readLoadFlags(options.load ?? {}, context.env);
+  const thresholds = parseThresholds(options.thresholds ?? []);
   const files = await collectDocuments(options.files, context.cwd);
   const entries = await planSuite(files, options, context);
   const dataEntry = options.data !== undefined ? selectDataEntry(entries, options.data) : undefined;
+  const finished = options.resume !== undefined ? await readFinishedRuns(options.resume, context.cwd) : undefined;
+  const resultsPath = options.results ?? options.resume;
   const rows = options.data !== undefined ? await openDataRows(options.data, context.cwd) : undefined;
-  const data: DataRun | undefined = dataEntry !== undefined && rows !== undefined ? { entry: dataEntry, rows } : undefined;
-  let results: ResultsFile | undefined;
-  const runs: SummaryRun[] = [];
+  const data: DataRun | undefined = dataEntry !== undefined && rows !== undefined && options.data !== undefined ? { entry: dataEntry, rows, open: () => openDataRows(options.data!, context.cwd) } : undefined;
+  const shared = await sharedDeps(context.env);
+  const latency = new SuiteLatency();
   const counts = { passed: 0, failed: 0, skipped: 0 };
   let code: number = EXIT.OK;
   let interrupted = false;
   let stopped = false;
   // Runs left unstarted by --bail or Ctrl-C, counted by reading on (rows too) without running them.
   let notRun = 0;
+  // --resume: runs the results file already holds; --rate: starts that found --concurrency runs in flight.
+  let resumed = 0;
+  let dropped = 0;
+  const deadline = load.durationMs !== undefined ? started + load.durationMs : undefined;
+  const passes: Passes = {
+    count: load.repeat ?? (deadline !== undefined ? undefined : 1),
+    more: () => !stopped && (deadline === undefined || performance.now() < deadline),
+    inShard: (position) => load.shard === undefined || position % load.shard.total === load.shard.index - 1,
+    done(key) {
+      const done = finished?.has(runKey(key)) ?? false;
+      if (done) resumed++;
+      return done;
+    },
+  };
+  const total = load.repeat !== undefined || deadline === undefined ? knownTotal(entries, data, load.repeat ?? 1, load.shard) : undefined;
+  const progress = createProgress(context.stderr, style, context.stderrIsTTY && !inCi(context.env), { total: finished === undefined ? total : undefined, durationMs: load.durationMs });
+  const io = { stderr: progress.stderr, cwd: context.cwd, colors: context.colors, signal: context.signal, env: context.env };
+  let results: ResultsFile | undefined;
+  let summary: ReturnType<typeof startSummary> | undefined;
+
+  const finish = async (result: SuiteResult) => {
+    if (result.ended === 'interrupted') {
+      // Not finished: counted as not run and left out of --results, so that --resume runs it again.
+      interrupted = stopped = true;
+      notRun++;
+      progress.line(resultLine(result, style));
+      return;
+    }
+    counts[result.status]++;
+    if (result.status !== 'skipped') {
+      const workflowId = result.workflowId ?? '(document)';
+      latency.recordRun(result.file, workflowId, result.durationMs, result.status === 'passed');
+      for (const sample of result.samples ?? []) latency.recordStep(result.file, workflowId, sample.stepId, sample.durationMs, sample.ok);
+    }
+    // Under load, the figures say how the passes went: a line for each failure, and for a skip once.
+    if (!load.load || result.status === 'failed' || (result.status === 'skipped' && (result.iteration ?? 1) === 1)) progress.line(resultLine(result, style));
+    progress.update({ done: counts.passed + counts.failed + counts.skipped, failed: counts.failed });
+    summary?.run(resultRecord(result, false));
+    code = worse(code, exitCodeFor(result.ended));
+    if (options.bail && result.status === 'failed') stopped = true;
+    // An invalid document fails every row alike (its findings printed each time): one row says it.
+    if (result.row !== undefined && result.ended === 'invalid-document') stopped = true;
+    await results?.write(result);
+  };
+
   try {
-    results = options.results !== undefined ? await openResultsFile(options.results, context.cwd) : undefined;
-    for await (const start of suiteRuns(entries, data, { stderr: context.stderr, cwd: context.cwd, colors: context.colors, signal: context.signal, env: context.env })) {
+    results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, options.resume !== undefined && resultsPath === options.resume) : undefined;
+    summary = startSummary(context.stdout);
+    const inFlight = new Set<Promise<void>>();
+    let starts = 0;
+    for await (const run of suiteRuns(entries, data, io, shared.deps, passes)) {
       if (!stopped && context.signal.aborted) interrupted = stopped = true;
+      if (!stopped && deadline !== undefined && performance.now() >= deadline) break;
       if (stopped) {
         notRun++;
         continue;
       }
-      const result = await start();
-      context.stderr.write(`${resultLine(result, style)}\n`);
-      await results?.write(result);
-      runs.push(summaryRun(result));
-      counts[result.status]++;
-      code = worse(code, exitCodeFor(result.ended));
-      if (result.ended === 'interrupted') interrupted = stopped = true;
-      if (options.bail && result.status === 'failed') stopped = true;
-      // An invalid document fails every row alike (its findings printed each time): one row says it.
-      if (result.row !== undefined && result.ended === 'invalid-document') stopped = true;
+      if (load.ratePerSecond !== undefined) {
+        // An open model: each run starts on its time, whether or not the earlier ones have finished.
+        const at = started + (starts++ * 1000) / load.ratePerSecond;
+        if (at > performance.now()) await sleep(at - performance.now(), undefined, { signal: context.signal }).catch(() => undefined);
+        if (context.signal.aborted) interrupted = stopped = true;
+        if (deadline !== undefined && performance.now() >= deadline) break;
+        if (!stopped && inFlight.size >= load.concurrency) {
+          dropped++;
+          continue;
+        }
+      } else {
+        while (inFlight.size >= load.concurrency) await Promise.race(inFlight);
+      }
+      if (stopped) {
+        notRun++;
+        continue;
+      }
+      const task = run.start().then(finish);
+      inFlight.add(task);
+      void task.then(
+        () => inFlight.delete(task),
+        () => inFlight.delete(task),
+      );
     }
+    await Promise.all(inFlight);
   } finally {
+    progress.stop();
     await results?.close();
     await rows?.close();
+    shared.close();
   }
   const durationMs = Math.round(performance.now() - started);
-  context.stderr.write(`${summaryLine({ ...counts, notRun, documents: files.length, durationMs }, style)}\n`);
-  const summary = { ...counts, notRun, durationMs, documents: files, runs };
-  context.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  const seconds = durationMs / 1000;
+  const verdicts: ThresholdVerdict[] = checkThresholds(thresholds, latency, seconds);
+  if (verdicts.some((verdict) => !verdict.ok)) code = worse(code, EXIT.RUN_FAILED);
+  const stats = statsFigures(latency, seconds);
+  if (load.load || thresholds.length > 0) for (const line of figuresLines(stats, style)) context.stderr.write(`${line}\n`);
+  for (const verdict of verdicts) context.stderr.write(`${thresholdLine(verdict, style)}\n`);
+  context.stderr.write(`${summaryLine({ ...counts, notRun, resumed, dropped, documents: files.length, durationMs }, style)}\n`);
+  summary?.end({
+    ...counts,
+    notRun,
+    ...(finished !== undefined ? { resumed } : {}),
+    ...(load.ratePerSecond !== undefined ? { dropped } : {}),
+    durationMs,
+    startedAt: startedAt.toISOString(),
+    documents: files,
+    ...(load.shard !== undefined ? { shard: load.shard } : {}),
+    stats,
+    ...(verdicts.length > 0 ? { thresholds: verdicts } : {}),
+  });
   return interrupted ? EXIT.INTERRUPTED : code;
 }
 
@@ -92,9 +195,41 @@ function worse(a: number, b: number): number {
   return PRECEDENCE.indexOf(a) <= PRECEDENCE.indexOf(b) ? a : b;
 }
 
-function summaryRun(result: SuiteResult): SummaryRun {
-  const run: SummaryRun = { file: result.file, workflowId: result.workflowId ?? null, ...(result.row !== undefined ? { row: result.row } : {}), status: result.status, durationMs: result.durationMs };
-  if (result.failure) run.failure = result.failure;
-  if (result.reason !== undefined) run.reason = result.reason;
-  return run;
+/**
+ * What every run of the suite shares: one pair of keep-alive agents under a pipeline per
+ * timeout and retry setting, and one registry, read once, whose OAuth schemes refresh a token
+ * once for all the runs in flight. Throws ConfigError for a broken registry (nothing has run).
+ */
+async function sharedDeps(env: Record<string, string | undefined>): Promise<{ deps: SharedRunDeps; close(): void }> {
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const pipelines = new Map<string, Pipeline>();
+  const pipelineFor = (options: Pick<RunOptions, 'timeoutMs' | 'retry' | 'retryUnsafe'>) => {
+    const key = `${options.timeoutMs}/${options.retry}/${options.retryUnsafe}`;
+    let pipeline = pipelines.get(key);
+    if (pipeline === undefined) {
+      pipeline = createPipeline({ timeoutMs: options.timeoutMs, retry: options.retry, retryUnsafe: options.retryUnsafe, agents });
+      pipelines.set(key, pipeline);
+    }
+    return pipeline;
+  };
+  // Token requests go with the defaults of `arazzo run` (30 s, 2 retries).
+  const registry = await loadApiLookup({ env, pipeline: pipelineFor({ timeoutMs: 30_000, retry: 2, retryUnsafe: false }) });
+  return {
+    deps: { pipelineFor, registry },
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** How many runs the progress bar counts to, when that is known before they run (no --data rows to read). */
+function knownTotal(entries: readonly unknown[], data: DataRun | undefined, passes: number, shard: { index: number; total: number } | undefined): number | undefined {
+  if (data !== undefined) return undefined;
+  const perPass = shard === undefined ? entries.length : Math.floor(entries.length / shard.total) + (shard.index - 1 < entries.length % shard.total ? 1 : 0);
+  return perPass * passes;
+}
+
+function inCi(env: Record<string, string | undefined>): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
 }
