@@ -4,6 +4,8 @@
  * tool prints.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { recordOf } from '../e2e/helpers/record.js';
 import { startScriptedServer, type Hit, type Reply, type ScriptedServer } from '../e2e/helpers/scripted-server.js';
 import { makeWorkspace, type Workspace } from '../e2e/helpers/workspace.js';
@@ -55,6 +57,22 @@ describe('arazzo run: credentials of bound APIs', () => {
     expect(recordOf(second).outputs).toEqual({ value: 'ok' });
     expect(server.count('POST /token')).toBe(1);
     expect(server.count('GET /v2/secret')).toBe(2);
+  });
+
+  it('arazzo test --concurrency: runs in flight together ask the token endpoint once, and no output holds the token', async () => {
+    expect((await tool(['api', 'add', 'secure', `${server.url}/v2`])).code).toBe(0);
+    expect((await tool(['auth', 'login', 'secure', '--type', 'oauth2-client-credentials', '--token-url', `${server.url}/token`, '--client-id', 'tool-test', '--client-secret-env', 'SECURE_SECRET'])).code).toBe(0);
+    // A slow token endpoint: every run of the first pass needs the token before any has it.
+    server.setRoutes({ 'POST /token': (hit) => ({ ...tokenEndpoint(hit), delayMs: 300 }), 'GET /v2/secret': accepts(`Bearer ${ACCESS_TOKEN}`) });
+    const result = await tool(['arazzo', 'test', ws.fixture('binding-name-match.arazzo.yaml'), '--concurrency', '8', '--repeat', '16', '--results', 'results.jsonl'], { SECURE_SECRET: CLIENT_SECRET });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { passed: number }).passed).toBe(16);
+    expect(server.count('POST /token')).toBe(1);
+    expect(server.count('GET /v2/secret')).toBe(16);
+    for (const text of [result.stdout, result.stderr, readFileSync(join(ws.dir, 'results.jsonl'), 'utf8')]) {
+      expect(text).not.toContain(ACCESS_TOKEN);
+      expect(text).not.toContain(CLIENT_SECRET);
+    }
   });
 
   it.each([

@@ -32,6 +32,8 @@ export interface SeriesData {
   errors: number;
   /** The durations' HDR histogram, in microseconds, in HdrHistogram's compressed base64 form (empty when none was recorded). */
   histogram: string;
+  /** The largest duration, in microseconds, exactly (the histogram keeps it only to its precision). */
+  maxUs: number;
 }
 
 /** Count, errors and durations of one thing measured (a workflow's runs, a step's requests). */
@@ -39,12 +41,16 @@ export class Series {
   count = 0;
   errors = 0;
   private histogram: Histogram | undefined;
+  private maxUs = 0;
 
   /** One more: its duration in milliseconds (undefined when it has none) and whether it succeeded. */
   record(durationMs: number | undefined, ok: boolean): void {
     this.count++;
     if (!ok) this.errors++;
-    if (durationMs !== undefined) (this.histogram ??= newHistogram()).recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(durationMs * 1000))));
+    if (durationMs === undefined) return;
+    const us = Math.min(HIGHEST_US, Math.max(1, Math.round(durationMs * 1000)));
+    (this.histogram ??= newHistogram()).recordValue(us);
+    if (us > this.maxUs) this.maxUs = us;
   }
 
   /** Adds another series (a shard's) into this one. */
@@ -52,6 +58,7 @@ export class Series {
     this.count += other.count;
     this.errors += other.errors;
     if (other.histogram === '') return;
+    if (other.maxUs > this.maxUs) this.maxUs = other.maxUs;
     const histogram = decodeFromCompressedBase64(other.histogram);
     (this.histogram ??= newHistogram()).add(histogram);
     histogram.destroy();
@@ -59,7 +66,8 @@ export class Series {
 
   figures(seconds: number): Figures {
     const h = this.histogram;
-    const at = (percentile: number) => (h === undefined ? 0 : ms(h.getValueAtPercentile(percentile)));
+    // A percentile is its bucket's highest value, which can pass the largest value recorded: never past it.
+    const at = (percentile: number) => (h === undefined ? 0 : ms(Math.min(h.getValueAtPercentile(percentile), this.maxUs)));
     return {
       count: this.count,
       errors: this.errors,
@@ -68,14 +76,14 @@ export class Series {
       p90: at(90),
       p95: at(95),
       p99: at(99),
-      max: h === undefined ? 0 : ms(h.maxValue),
+      max: ms(this.maxUs),
       mean: h === undefined ? 0 : ms(h.mean),
       perSecond: seconds > 0 ? round(this.count / seconds, 2) : 0,
     };
   }
 
   data(): SeriesData {
-    return { count: this.count, errors: this.errors, histogram: this.histogram === undefined ? '' : encodeIntoCompressedBase64(this.histogram) };
+    return { count: this.count, errors: this.errors, histogram: this.histogram === undefined ? '' : encodeIntoCompressedBase64(this.histogram), maxUs: this.maxUs };
   }
 }
 
