@@ -6,10 +6,13 @@
  *   GET /items/:id?n=<i>          200 {"id", "n", "next"}; `next` is the id the following step asks for
  *   GET /loops/:run/tick?total=T  counts calls per run; 200 {"count", "remaining"}
  *   GET /flaky/:run/:i            503 on the first call per (run, i), 200 {"i"} after
+ *   GET /timed/:run               answers after a random 10-30 ms, logging the time it held the request per run
+ *   GET /timed-log/:run           200 [ms, …]: the times /timed/:run held its requests (bench/suite.js's server-side log)
  */
 import { createServer } from 'node:http';
 
 const loops = new Map();
+const timed = new Map();
 const flakySeen = new Set();
 
 /** Writes a small JSON response with an explicit length (keep-alive friendly). */
@@ -42,6 +45,17 @@ function route(req, res) {
     }
     return send(res, 200, { i: Number(parts[2]) });
   }
+  if (parts[0] === 'timed' && parts.length === 2) {
+    const arrived = performance.now();
+    setTimeout(() => {
+      send(res, 200, { ok: true });
+      const log = timed.get(parts[1]) ?? [];
+      log.push(performance.now() - arrived);
+      timed.set(parts[1], log);
+    }, 10 + Math.random() * 20);
+    return undefined;
+  }
+  if (parts[0] === 'timed-log' && parts.length === 2) return send(res, 200, timed.get(parts[1]) ?? []);
   return send(res, 404, { error: `no route ${url.pathname}` });
 }
 

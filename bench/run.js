@@ -8,26 +8,30 @@
  *
  *   node bench/run.js [--runs N] [--only name,name] [--quick] [--tool <dir>] [--before <dir>] [--out <file>]
  *
+ * Then the rows of `arazzo test` (bench/suite.js: throughput at --concurrency 32, memory over
+ * rows, latency against the server's log), unless --only leaves out `suite`; --quick makes them
+ * ten times smaller.
+ *
  * --tool runs another checkout's bin/tool.js (built) against the same harness; --before runs a
  * second build (e.g. the last commit, unpacked and built elsewhere) in the same rounds, each
  * command of one right after the other's, the two taking turns going first (use an even --runs),
  * and prints both side by side; --out writes the results elsewhere than bench/results.json.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { machineInfo } from './machine-info.js';
 import { timeNode } from './measure.js';
 import { checkLoopRecords, checkRun, summarise } from './analyse.js';
 import { printReport } from './print-report.js';
 import { writeWorkflows } from './workflows.js';
 import { requestSteps } from './analyse.js';
+import { startApi } from './start-api.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RAW_GOT = join(ROOT, 'bench', 'raw-got.js');
-const API_SERVER = join(ROOT, 'bench', 'api-server.js');
 
 /** Every scenario; `linear-1` gives the fixed cost of a run, `loop-250` the record-growth check. */
 const SCENARIOS = [
@@ -54,7 +58,10 @@ function parseArgs(argv) {
     const arg = argv[i];
     if (arg === '--runs') args.runs = Number(argv[++i]);
     else if (arg === '--only') args.only = argv[++i].split(',');
-    else if (arg === '--quick') args.runs = 2;
+    else if (arg === '--quick') {
+      args.runs = 2;
+      args.quick = true;
+    }
     else if (arg === '--tool') args.tool = join(resolve(argv[++i]), 'bin', 'tool.js');
     else if (arg === '--before') args.before = join(resolve(argv[++i]), 'bin', 'tool.js');
     else if (arg === '--out') args.out = resolve(argv[++i]);
@@ -62,21 +69,6 @@ function parseArgs(argv) {
   }
   if (!Number.isInteger(args.runs) || args.runs < 1) throw new Error('--runs needs a positive integer');
   return args;
-}
-
-/** Starts bench/api-server.js; resolves once it prints its URL. Closing its stdin stops it. */
-function startApi() {
-  const child = spawn(process.execPath, [API_SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.on('error', reject);
-    child.on('exit', (code) => reject(new Error(`the bench API exited early (${code})`)));
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening (\S+)/.exec(text);
-      if (match) resolve({ url: match[1], stop: () => child.stdin.end() });
-    });
-  });
 }
 
 /** Which program bin/tool.js loads: the bundle when it is at least as new as tsc's output (the rule in bin/tool.js). */
@@ -209,7 +201,20 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`bench: ${error.stack ?? error}\n`);
-  process.exitCode = 1;
-});
+/** bench/suite.js, as its own process, with this bench's build and size. */
+function runSuiteRows(args) {
+  const suiteArgs = [join(ROOT, 'bench', 'suite.js'), '--tool', dirname(dirname(args.tool)), ...(args.quick ? ['--quick'] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, suiteArgs, { stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`bench/suite.js exited ${code}`))));
+  });
+}
+
+main()
+  .then(() => (process.exitCode ? undefined : parseArgs(process.argv.slice(2))))
+  .then((args) => (args && (!args.only || args.only.includes('suite')) ? runSuiteRows(args) : undefined))
+  .catch((error) => {
+    process.stderr.write(`bench: ${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  });

@@ -107,6 +107,9 @@ describe('tool arazzo test under load', () => {
     expect(result.stderr).toMatch(/^fast\/two\.arazzo\.yaml › w1 {2}3 runs, 0 errors, p50 [\d.]+ ms, p95 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms, [\d.]+\/s$/m);
     expect(result.stderr).toMatch(/^ {2}get {2}3 requests, 0 errors, p50 /m);
     expect(result.stderr).toMatch(/^6 passed, 0 failed, 0 skipped/m);
+    // Each run binds the source anew: its warning is said once, and the repeats counted.
+    expect(result.stderr.match(/warning: source "api" is not bound/g)).toHaveLength(1);
+    expect(result.stderr).toMatch(/^\(5 repeated warnings not shown\)$/m);
   });
 
   it('fails the suite (exit 1) when a --threshold does not hold, and says which and by how much', async () => {

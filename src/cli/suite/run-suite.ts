@@ -30,6 +30,7 @@ import { SuiteLatency, statsFigures } from './latency.js';
 import { checkThresholds, parseThresholds, type ThresholdVerdict } from './thresholds.js';
 import { startSummary } from './summary-output.js';
 import { createProgress } from './progress-bar.js';
+import { onceWarnings } from './once-warnings.js';
 
 /** The option values of `tool arazzo test`. */
 export interface SuiteOptions extends SuiteFlags {
@@ -93,7 +94,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   };
   const total = load.repeat !== undefined || deadline === undefined ? knownTotal(entries, data, load.repeat ?? 1, load.shard) : undefined;
   const progress = createProgress(context.stderr, style, context.stderrIsTTY && !inCi(context.env), { total: finished === undefined ? total : undefined, durationMs: load.durationMs });
-  const io = { stderr: progress.stderr, cwd: context.cwd, colors: context.colors, signal: context.signal, env: context.env };
+  // The runs' own stderr: above the progress bar, each warning once.
+  const warnings = onceWarnings(progress.stderr);
+  const io = { stderr: warnings.stream, cwd: context.cwd, colors: context.colors, signal: context.signal, env: context.env };
   let results: ResultsFile | undefined;
   let summary: ReturnType<typeof startSummary> | undefined;
 
@@ -172,6 +175,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const stats = statsFigures(latency, seconds);
   if (load.load || thresholds.length > 0) for (const line of figuresLines(stats, style)) context.stderr.write(`${line}\n`);
   for (const verdict of verdicts) context.stderr.write(`${thresholdLine(verdict, style)}\n`);
+  if (warnings.repeats() > 0) context.stderr.write(`${style.dim(`(${warnings.repeats()} repeated warning${warnings.repeats() === 1 ? '' : 's'} not shown)`)}\n`);
   context.stderr.write(`${summaryLine({ ...counts, notRun, resumed, dropped, documents: files.length, durationMs }, style)}\n`);
   summary?.end({
     ...counts,
