@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { WorkflowPlan } from '../../machines/types.js';
 import type { Finding } from '../arazzo/finding.js';
@@ -11,6 +12,7 @@ import type { Style } from '../output/style.js';
 import type { CriteriaOptions } from './evaluate-criteria.js';
 import { reportFindings, selectWorkflow } from './gate-document.js';
 import { orderStepsByDependencies } from './step-order.js';
+import type { RunMemo } from './run-memo.js';
 
 /**
  * What validation reads beside the document: the loaders of its source descriptions (`run` reads
@@ -56,6 +58,8 @@ export interface PrepareDocumentOptions<U extends PrepareStage, D extends Descri
   /** Warnings the project's settings silence (`silence` in tool.config.yaml): left out before they are reported. */
   silence?: (finding: Finding, file: string) => boolean;
   upTo: U;
+  /** What earlier runs of the process loaded and validated (`arazzo test`): the document is read and validated once. */
+  memo?: RunMemo | undefined;
 }
 
 /** The document's findings stopped the command (exit 10); they have been reported. */
@@ -112,14 +116,20 @@ export async function prepareDocument<U extends PrepareStage, D extends Descript
   options: PrepareDocumentOptions<U, D>,
 ): Promise<Stages<D>[U] | InvalidDocument> {
   const { workflowId } = options;
-  const store = openDocumentStore(options.env);
-  const doc = await loadDocument(options.file, { cwd: options.cwd, ...(store ? { store } : {}) });
+  const memo = options.memo;
+  const load = () => {
+    const store = openDocumentStore(options.env);
+    return loadDocument(options.file, { cwd: options.cwd, ...(store ? { store } : {}) });
+  };
+  const doc = await (memo ? memo.get(`document ${resolve(options.cwd, options.file)}`, load) : load());
   const chosen = documentProfile(options.profile, doc.model.arazzo, options.runnerFrom);
   if ('refused' in chosen) throw new CommandUsageError(`${doc.file}: ${chosen.refused}`, `${WITHOUT_V1[options.runnerFrom!] ?? 'Ask for v2 instead'}: an Arazzo 1.1 document runs with the Arazzo 1.1 profile (docs/arazzo-coverage.md).`);
   const { profile } = chosen;
   const descriptions = options.descriptions ? await options.descriptions(doc, profile) : (undefined as D);
   const { afterValidation, ...loaders } = descriptions ?? {};
-  const all = await validateDocument(doc, { ...loaders, profile });
+  // The same document, profile and descriptions give the same findings: a memo keeps them.
+  const validate = () => validateDocument(doc, { ...loaders, profile });
+  const all = await (memo ? memo.get(`findings ${doc.absolutePath} ${profile.name}`, validate) : validate());
   const silence = options.silence;
   const findings = silence ? all.filter((finding) => !silence(finding, doc.absolutePath)) : all;
   afterValidation?.();

@@ -48,6 +48,7 @@ import type { ChecksMode } from '../execute/check-response.js';
 import type { AsyncSource } from '../plan/async-sources.js';
 import type { AsyncSession } from '../execute/async-session.js';
 import { refuseBinds } from '../plan/gate-document.js';
+import type { RunMemo } from '../plan/run-memo.js';
 import { CommandUsageError } from '../errors/tool-error.js';
 
 export interface RunOptions {
@@ -135,6 +136,11 @@ export interface RunDeps {
    * run makes its own from opts.timeoutMs and opts.retry, and closes it when it ends.
    */
   pipeline?: Pipeline;
+  /**
+   * What earlier runs of the process loaded (`arazzo test`): the document is read and validated,
+   * and its descriptions read, once for all the runs that share the memo.
+   */
+  memo?: RunMemo;
   /** Subscribes to the run's events before its machine starts (`arazzo test`'s latency figures): a listener must not throw. */
   observe?: (events: RunEvents) => void;
 }
@@ -308,9 +314,10 @@ async function compileRun(
     profile: chosen.profile,
     runnerFrom: opts.runnerFrom,
     workflowId: opts.workflowId,
+    ...(deps.memo ? { memo: deps.memo } : {}),
     // The run reads its descriptions through the pipeline, once: validation checks them, binding binds them.
     descriptions: (doc) => {
-      const loadDescription = createDescriptionLoader(pipeline, doc.absolutePath, {
+      const newLoader = () => createDescriptionLoader(pipeline, doc.absolutePath, {
         env: io.env,
         allowRefHosts: opts.allowRefHosts ?? [],
         ...(opts.addressRefHosts ? { addressRefHosts: opts.addressRefHosts } : {}),
@@ -320,6 +327,9 @@ async function compileRun(
         sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
         warn: (message) => reporter.warn(message),
       });
+      // Runs that share a memo share the loader, and with it each description it has read (the first run's warnings said once).
+      const loaderKey = `descriptions ${doc.absolutePath} ${JSON.stringify([opts.allowRefHosts, opts.addressRefHosts, opts.allowRead, opts.timeoutMs, opts.retry])}`;
+      const loadDescription = deps.memo ? deps.memo.get(loaderKey, newLoader) : newLoader();
       return {
         loadDescription,
         loadOperations: async (url: string) => {

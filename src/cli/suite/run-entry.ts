@@ -14,6 +14,7 @@ import type { StepRecord } from '../../../machines/types.js';
 import { runWorkflowFile, type RunDeps, type RunIO, type RunOptions } from '../../run/run-workflow.js';
 import type { Pipeline } from '../../http/create-pipeline.js';
 import type { ApiLookup } from '../../plan/bind-sources.js';
+import type { RunMemo } from '../../plan/run-memo.js';
 import type { RecordFailure, RunRecord } from '../../run/run-record.js';
 import type { SuiteEntry } from './plan-suite.js';
 
@@ -53,6 +54,8 @@ export interface SharedRunDeps {
   /** The pipeline for a run's timeout and retry settings (the suite's agents under each). */
   pipelineFor(options: RunOptions): Pipeline;
   registry?: ApiLookup;
+  /** Documents read and validated, and descriptions read, once for all the runs. */
+  memo?: RunMemo;
 }
 
 /** The streams and signal a run writes to: stderr gets its warnings and an invalid document's findings. */
@@ -85,6 +88,7 @@ export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO, shared?: Sha
   if (shared !== undefined) {
     deps.pipeline = shared.pipelineFor(entry.options);
     if (shared.registry !== undefined) deps.registry = shared.registry;
+    if (shared.memo !== undefined) deps.memo = shared.memo;
   }
   try {
     const outcome = await runWorkflowFile({ ...entry.options, output: 'json', quiet: true }, { ...io, stdout }, deps);

@@ -16,6 +16,7 @@ import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
+import { createRunMemo } from '../../plan/run-memo.js';
 import type { RunOptions } from '../../run/run-workflow.js';
 import { collectDocuments } from './collect-documents.js';
 import { planSuite, type SuiteFlags } from './plan-suite.js';
@@ -81,9 +82,10 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   // --resume: runs the results file already holds; --rate: starts that found --concurrency runs in flight.
   let resumed = 0;
   let dropped = 0;
-  const deadline = load.durationMs !== undefined ? started + load.durationMs : undefined;
+  // --duration counts from the first run's start (planning, reading the documents, is not load).
+  let deadline: number | undefined;
   const passes: Passes = {
-    count: load.repeat ?? (deadline !== undefined ? undefined : 1),
+    count: load.repeat ?? (load.durationMs !== undefined ? undefined : 1),
     more: () => !stopped && (deadline === undefined || performance.now() < deadline),
     inShard: (position) => load.shard === undefined || position % load.shard.total === load.shard.index - 1,
     done(key) {
@@ -92,7 +94,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
       return done;
     },
   };
-  const total = load.repeat !== undefined || deadline === undefined ? knownTotal(entries, data, load.repeat ?? 1, load.shard) : undefined;
+  const total = load.repeat !== undefined || load.durationMs === undefined ? knownTotal(entries, data, load.repeat ?? 1, load.shard) : undefined;
   const progress = createProgress(context.stderr, style, context.stderrIsTTY && !inCi(context.env), { total: finished === undefined ? total : undefined, durationMs: load.durationMs });
   // The runs' own stderr: above the progress bar, each warning once.
   const warnings = onceWarnings(progress.stderr);
@@ -130,16 +132,19 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     summary = startSummary(context.stdout);
     const inFlight = new Set<Promise<void>>();
     let starts = 0;
+    let rateStart: number | undefined;
     for await (const run of suiteRuns(entries, data, io, shared.deps, passes)) {
       if (!stopped && context.signal.aborted) interrupted = stopped = true;
+      if (load.durationMs !== undefined) deadline ??= performance.now() + load.durationMs;
       if (!stopped && deadline !== undefined && performance.now() >= deadline) break;
       if (stopped) {
         notRun++;
         continue;
       }
       if (load.ratePerSecond !== undefined) {
-        // An open model: each run starts on its time, whether or not the earlier ones have finished.
-        const at = started + (starts++ * 1000) / load.ratePerSecond;
+        // An open model: each run starts on its time, whether or not the earlier ones have finished; the clock starts with the first.
+        rateStart ??= performance.now();
+        const at = rateStart + (starts++ * 1000) / load.ratePerSecond;
         if (at > performance.now()) await sleep(at - performance.now(), undefined, { signal: context.signal }).catch(() => undefined);
         if (context.signal.aborted) interrupted = stopped = true;
         if (deadline !== undefined && performance.now() >= deadline) break;
@@ -201,8 +206,9 @@ function worse(a: number, b: number): number {
 
 /**
  * What every run of the suite shares: one pair of keep-alive agents under a pipeline per
- * timeout and retry setting, and one registry, read once, whose OAuth schemes refresh a token
- * once for all the runs in flight. Throws ConfigError for a broken registry (nothing has run).
+ * timeout and retry setting; one registry, read once, whose OAuth schemes refresh a token once
+ * for all the runs in flight; and a memo, so that each document is read and validated, and each
+ * description read, once. Throws ConfigError for a broken registry (nothing has run).
  */
 async function sharedDeps(env: Record<string, string | undefined>): Promise<{ deps: SharedRunDeps; close(): void }> {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -219,7 +225,7 @@ async function sharedDeps(env: Record<string, string | undefined>): Promise<{ de
   // Token requests go with the defaults of `arazzo run` (30 s, 2 retries).
   const registry = await loadApiLookup({ env, pipeline: pipelineFor({ timeoutMs: 30_000, retry: 2, retryUnsafe: false }) });
   return {
-    deps: { pipelineFor, registry },
+    deps: { pipelineFor, registry, memo: createRunMemo() },
     close() {
       agents.http.destroy();
       agents.https.destroy();
