@@ -84,6 +84,8 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   let dropped = 0;
   // --duration counts from the first run's start (planning, reading the documents, is not load).
   let deadline: number | undefined;
+  // Rates are over the time runs ran: from the first start to the end.
+  let firstStart: number | undefined;
   const passes: Passes = {
     count: load.repeat ?? (load.durationMs !== undefined ? undefined : 1),
     more: () => !stopped && (deadline === undefined || performance.now() < deadline),
@@ -135,7 +137,8 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     let rateStart: number | undefined;
     for await (const run of suiteRuns(entries, data, io, shared.deps, passes)) {
       if (!stopped && context.signal.aborted) interrupted = stopped = true;
-      if (load.durationMs !== undefined) deadline ??= performance.now() + load.durationMs;
+      firstStart ??= performance.now();
+      if (load.durationMs !== undefined) deadline ??= firstStart + load.durationMs;
       if (!stopped && deadline !== undefined && performance.now() >= deadline) break;
       if (stopped) {
         notRun++;
@@ -173,8 +176,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     await rows?.close();
     shared.close();
   }
-  const durationMs = Math.round(performance.now() - started);
-  const seconds = durationMs / 1000;
+  const ended = performance.now();
+  const durationMs = Math.round(ended - started);
+  const seconds = (ended - (firstStart ?? started)) / 1000;
   const verdicts: ThresholdVerdict[] = checkThresholds(thresholds, latency, seconds);
   if (verdicts.some((verdict) => !verdict.ok)) code = worse(code, EXIT.RUN_FAILED);
   const stats = statsFigures(latency, seconds);
