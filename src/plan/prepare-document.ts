@@ -129,7 +129,8 @@ export async function prepareDocument<U extends PrepareStage, D extends Descript
   const { afterValidation, ...loaders } = descriptions ?? {};
   // The same document, profile and descriptions give the same findings: a memo keeps them.
   const validate = () => validateDocument(doc, { ...loaders, profile });
-  const all = await (memo ? memo.get(`findings ${doc.absolutePath} ${profile.name}`, validate) : validate());
+  // Keyed by whether the descriptions were read: findings made without them lack theirs.
+  const all = await (memo ? memo.get(`findings ${doc.absolutePath} ${profile.name} ${options.descriptions ? 'with' : 'without'} descriptions`, validate) : validate());
   const silence = options.silence;
   const findings = silence ? all.filter((finding) => !silence(finding, doc.absolutePath)) : all;
   afterValidation?.();

@@ -14,6 +14,7 @@ import { readProjectSettings, type ProjectSettings } from '../project-settings.j
 import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
 import { componentRefs, isObject, propertiesOf, requiredOf } from '../../plan/schema-lookup.js';
 import type { RunOptions } from '../../run/run-workflow.js';
+import type { RunMemo } from '../../plan/run-memo.js';
 
 /** The flags of `arazzo test` that shape each run. */
 export interface SuiteFlags {
@@ -47,7 +48,7 @@ export interface SuiteEntry {
  * project setting (a usage error: nothing has run), and CommandUsageError when `--workflow`
  * selects no workflow of any document.
  */
-export async function planSuite(files: readonly string[], flags: SuiteFlags, context: { env: Record<string, string | undefined>; cwd: string }): Promise<SuiteEntry[]> {
+export async function planSuite(files: readonly string[], flags: SuiteFlags, context: { env: Record<string, string | undefined>; cwd: string }, memo?: RunMemo): Promise<SuiteEntry[]> {
   const settingsRead = new Map<string, Promise<ProjectSettings>>();
   const selects = workflowMatcher(flags.workflow);
   const entries: SuiteEntry[] = [];
@@ -65,7 +66,7 @@ export async function planSuite(files: readonly string[], flags: SuiteFlags, con
     let prepared: { doc: LoadedDocument; profile: RunnerProfile };
     try {
       // Its workflows only: each run validates the document again, and prints its findings, as `run` does.
-      prepared = await prepareDocument({ file, cwd: context.cwd, env: context.env, profile: options.profile ?? DEFAULT_PROFILE, runnerFrom: options.runnerFrom, findings: () => true, upTo: 'findings' });
+      prepared = await prepareDocument({ file, cwd: context.cwd, env: context.env, profile: options.profile ?? DEFAULT_PROFILE, runnerFrom: options.runnerFrom, findings: () => true, upTo: 'findings', memo });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       entries.push({ file, workflowId: undefined, options, loadError: error });

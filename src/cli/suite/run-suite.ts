@@ -16,7 +16,7 @@ import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
-import { createRunMemo } from '../../plan/run-memo.js';
+import { createRunMemo, type RunMemo } from '../../plan/run-memo.js';
 import type { RunOptions } from '../../run/run-workflow.js';
 import { collectDocuments } from './collect-documents.js';
 import { planSuite, type SuiteFlags } from './plan-suite.js';
@@ -65,13 +65,15 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const load = readLoadFlags(options.load ?? {}, context.env);
   const thresholds = parseThresholds(options.thresholds ?? []);
   const files = await collectDocuments(options.files, context.cwd);
-  const entries = await planSuite(files, options, context);
+  // The suite reads each document once: to plan, and for every run of it.
+  const memo = createRunMemo();
+  const entries = await planSuite(files, options, context, memo);
   const dataEntry = options.data !== undefined ? selectDataEntry(entries, options.data) : undefined;
   const finished = options.resume !== undefined ? await readFinishedRuns(options.resume, context.cwd) : undefined;
   const resultsPath = options.results ?? options.resume;
   const rows = options.data !== undefined ? await openDataRows(options.data, context.cwd) : undefined;
   const data: DataRun | undefined = dataEntry !== undefined && rows !== undefined && options.data !== undefined ? { entry: dataEntry, rows, open: () => openDataRows(options.data!, context.cwd) } : undefined;
-  const shared = await sharedDeps(context.env);
+  const shared = await sharedDeps(context.env, memo);
   const latency = new SuiteLatency();
   const counts = { passed: 0, failed: 0, skipped: 0 };
   let code: number = EXIT.OK;
@@ -214,7 +216,7 @@ function worse(a: number, b: number): number {
  * for all the runs in flight; and a memo, so that each document is read and validated, and each
  * description read, once. Throws ConfigError for a broken registry (nothing has run).
  */
-async function sharedDeps(env: Record<string, string | undefined>): Promise<{ deps: SharedRunDeps; close(): void }> {
+async function sharedDeps(env: Record<string, string | undefined>, memo: RunMemo): Promise<{ deps: SharedRunDeps; close(): void }> {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   const pipelines = new Map<string, Pipeline>();
   const pipelineFor = (options: Pick<RunOptions, 'timeoutMs' | 'retry' | 'retryUnsafe'>) => {
@@ -229,7 +231,7 @@ async function sharedDeps(env: Record<string, string | undefined>): Promise<{ de
   // Token requests go with the defaults of `arazzo run` (30 s, 2 retries).
   const registry = await loadApiLookup({ env, pipeline: pipelineFor({ timeoutMs: 30_000, retry: 2, retryUnsafe: false }) });
   return {
-    deps: { pipelineFor, registry, memo: createRunMemo() },
+    deps: { pipelineFor, registry, memo },
     close() {
       agents.http.destroy();
       agents.https.destroy();
