@@ -121,3 +121,6 @@ function text(value: string): string {
 function attr(value: string): string {
   return text(value).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
+
+/** The escaping of this file, for the suite's JUnit file (src/cli/suite/suite-junit.ts). */
+export { text as xmlText, attr as xmlAttr };
