@@ -80,3 +80,14 @@ export function attr(value: string): string {
 function seconds(value: number): string {
   return (Math.round(value * 1000) / 1000).toFixed(3);
 }
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** An attribute value as `attr` wrote it, read back: the five entities and numeric character references. */
+export function unescapeXml(value: string): string {
+  return value.replace(/&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([0-9a-fA-F]+));/g, (whole, name: string | undefined, dec: string | undefined, hex: string | undefined) => {
+    if (name !== undefined) return ENTITIES[name]!;
+    const code = Number(dec ?? `0x${hex}`);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}

@@ -8,7 +8,7 @@ import type { StatsData, StatsFigures } from './latency.js';
 import type { ThresholdVerdict } from './thresholds.js';
 
 /** The `format` of a suite report: merge-reports reads only files that carry it. */
-export const SUITE_REPORT_FORMAT = 'tool-suite-report/1';
+export const SUITE_REPORT_FORMAT = 'tool-suite-report/1' as const;
 
 /** The most failed runs a report lists; the others are counted in `failuresOmitted`. */
 export const MAX_FAILURES = 1000;
@@ -36,6 +36,10 @@ export interface SuiteReport {
   shard?: Shard;
   /** The shards merge-reports merged, in the order given. */
   shards?: Shard[];
+  /** merge-reports: how many files of each kind it read. */
+  inputs?: { reports: number; results: number; junit: number };
+  /** merge-reports: runs (or testcases) found in more than one file, counted once. */
+  duplicates?: number;
   stats: StatsFigures;
   thresholds?: ThresholdVerdict[];
   statsData: StatsData;
