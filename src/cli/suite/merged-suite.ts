@@ -16,7 +16,8 @@ export class MergedSuite {
   readonly counts = { passed: 0, failed: 0, skipped: 0, notRun: 0 };
   readonly latency = new SuiteLatency();
   readonly documents = new Set<string>();
-  readonly shards: Array<Shard & { path: string }> = [];
+  /** The shards of the reports, each with its file and its suite (its documents, as one string). */
+  readonly shards: Array<Shard & { path: string; suite: string }> = [];
   startedAt: number | undefined;
   endedAt: number | undefined;
 
@@ -30,7 +31,7 @@ export class MergedSuite {
     this.counts.notRun += report.notRun;
     addStatsData(this.latency, report.statsData);
     for (const document of report.documents) this.documents.add(document);
-    for (const shard of report.shards ?? (report.shard !== undefined ? [report.shard] : [])) this.shards.push({ ...shard, path });
+    for (const shard of report.shards ?? (report.shard !== undefined ? [report.shard] : [])) this.shards.push({ ...shard, path, suite: JSON.stringify(report.documents) });
     this.widen(Date.parse(report.startedAt), Date.parse(report.endedAt));
     for (const failure of report.failures) this.failures.add(failure);
     this.failures.omitted += report.failuresOmitted ?? 0;
@@ -49,22 +50,27 @@ export class MergedSuite {
     if (testcase.failure !== undefined) this.failures.add({ file: testcase.classname, workflowId: testcase.name, status: 'failed', durationMs: Math.round(testcase.seconds * 1000), failure: testcase.failure });
   }
 
-  /** Warnings about the shards of the reports: one given twice (its runs counted twice), some of n missing. */
+  /**
+   * Warnings about the shards of the reports: one given twice (its runs counted twice), some of n
+   * missing. Shards of different suites (other documents) are told apart by their documents.
+   */
   shardWarnings(): string[] {
     const warnings: string[] = [];
-    const byShard = new Map<string, string>();
+    const suites = new Map<string, Map<string, string>>();
     for (const shard of this.shards) {
       const name = `${shard.index}/${shard.total}`;
-      const earlier = byShard.get(name);
+      const suite = suites.get(shard.suite) ?? new Map<string, string>();
+      suites.set(shard.suite, suite);
+      const earlier = suite.get(name);
       if (earlier !== undefined) warnings.push(`shard ${name} is in both ${earlier} and ${shard.path}: its runs are counted twice`);
-      else byShard.set(name, shard.path);
+      else suite.set(name, shard.path);
     }
-    const totals = new Set(this.shards.map((shard) => shard.total));
-    if (totals.size > 1) warnings.push(`the reports come from different shard counts (${[...totals].join(', ')}): they are not slices of one suite`);
-    if (totals.size === 1) {
+    for (const suite of suites.values()) {
+      const totals = new Set([...suite.keys()].map((name) => Number(name.split('/')[1])));
+      if (totals.size !== 1) continue;
       const total = [...totals][0]!;
-      const missing = Array.from({ length: total }, (_, i) => `${i + 1}/${total}`).filter((name) => !byShard.has(name));
-      if (missing.length > 0) warnings.push(`no report of shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')}: the merge does not cover every run`);
+      const missing = Array.from({ length: total }, (_, i) => `${i + 1}/${total}`).filter((name) => !suite.has(name));
+      if (missing.length > 0) warnings.push(`no report of shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} (the suite of ${[...suite.values()][0]}): the merge does not cover every run`);
     }
     return warnings;
   }
