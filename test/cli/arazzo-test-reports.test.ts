@@ -72,6 +72,8 @@ describe('tool arazzo test --report --junit --html', () => {
     h.ws.fixture('suite/hostile.arazzo.yaml', {}, 'suite/hostile.arazzo.yaml');
     h.ws.fixture('suite/slow.arazzo.yaml', {}, 'slow/slow.arazzo.yaml');
     h.ws.fixture('suite/rows.arazzo.yaml', {}, 'rows/rows.arazzo.yaml');
+    h.ws.fixture('api.openapi.yaml', { BASE_URL: h.server.url }, 'retried/api.openapi.yaml');
+    h.ws.fixture('suite/retried.arazzo.yaml', {}, 'retried/retried.arazzo.yaml');
   });
 
   const test = (args: readonly string[], timeoutMs?: number) => {
@@ -156,6 +158,16 @@ describe('tool arazzo test --report --junit --html', () => {
     expect(junit.suites[0]!.counts).toEqual([1003, 1003, 0]);
     expect(junit.suites[0]!.cases[1002]!.name).toBe('addItem [row 1003]');
   }, 90_000);
+
+  it('counts a run that passed after a retry its workflow absorbed as a pass', async () => {
+    h.server.setRoutes({ 'GET /c': [{ status: 409, body: {} }, { status: 200, body: {} }] });
+    const result = await runInWorkspace(['arazzo', 'test', 'retried', '--junit', 'retried.xml', '--report', 'retried.json'], { cwd: h.ws.dir });
+    expect(result.code).toBe(0);
+    expect(h.server.hits).toHaveLength(2);
+    const junit = parseJunit(read('retried.xml'));
+    expect(junit.suites[0]).toMatchObject({ counts: [1, 0, 0], cases: [{ name: 'retried', failure: undefined }] });
+    expect(JSON.parse(read('retried.json'))).toMatchObject({ passed: 1, failed: 0, failures: [] });
+  });
 
   it('writes the three files after Ctrl-C (exit 130), counting the runs not finished', async () => {
     h.server.setRoutes({ ...ROUTES, 'GET /slow': { status: 200, body: {}, delayMs: 5_000 } });
