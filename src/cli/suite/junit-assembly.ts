@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ToolError } from '../../errors/tool-error.js';
-import { openOutputFile, type OutputFile } from '../../observe/report/output-file.js';
+import type { OutputFile } from '../../observe/report/output-file.js';
 import { junitHead, JUNIT_TAIL, TESTSUITE_CLOSE, testsuiteOpen, type CaseCounts } from './suite-junit.js';
 
 /** Suites' case files kept open at once: documents come and go in suite order, and a large suite must not run out of file descriptors. */
@@ -32,6 +32,8 @@ interface SuiteParts {
 
 /** Opens the target (`path` relative to `cwd`) and the folder of case files. Throws FileError (exit 2) when the target cannot be written. */
 export async function openJunitAssembly(path: string, cwd: string, flag: string): Promise<JunitAssembly> {
+  // The report modules load only when a report is asked for (test/unit/observe/report-lazy.test.ts).
+  const { openOutputFile } = await import('../../observe/report/output-file.js');
   const out = await openOutputFile(path, cwd, flag);
   const target = resolve(cwd, path);
   const folder = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.parts`);

@@ -5,7 +5,7 @@
  * text out, every value stripped of control characters and escaped. junit-assembly.ts writes it.
  */
 import { stripControls } from '../../output/printable.js';
-import { xmlAttr } from '../../observe/report/junit-xml.js';
+import { xmlAttr } from '../../output/xml-text.js';
 
 /** A run as the summary, the results file and the suite report give it (resultRecord's fields). */
 export interface RunLine {

@@ -6,7 +6,7 @@
  * the runs.
  */
 import type { ToolError } from '../../errors/tool-error.js';
-import { openOutputFile, type OutputFile } from '../../observe/report/output-file.js';
+import type { OutputFile } from '../../observe/report/output-file.js';
 import { openJunitAssembly, type JunitAssembly } from './junit-assembly.js';
 import { suiteHtml } from './suite-html.js';
 import { testcaseXml, type RunLine } from './suite-junit.js';
@@ -37,6 +37,8 @@ export async function openSuiteReports(targets: SuiteReportTargets, cwd: string)
   let report: OutputFile | undefined;
   let html: OutputFile | undefined;
   let junit: JunitAssembly | undefined;
+  // The report modules load only when a report is asked for (test/unit/observe/report-lazy.test.ts).
+  const { openOutputFile } = await import('../../observe/report/output-file.js');
   const discard = async () => {
     await report?.discard();
     await html?.discard();
