@@ -15,6 +15,8 @@ import { junitHead, JUNIT_TAIL, TESTSUITE_CLOSE, testsuiteOpen, type CaseCounts 
 
 /** Suites' case files kept open at once: documents come and go in suite order, and a large suite must not run out of file descriptors. */
 const OPEN_HANDLES = 16;
+/** Characters of testcases held before they are written: a write per testcase made a 20 000-run suite half as fast again. */
+const BUFFERED = 256 * 1024;
 
 export interface JunitAssembly {
   /** Adds a testcase (one line of XML, escaped) to the suite `name` (made on first use). */
@@ -28,6 +30,8 @@ export interface JunitAssembly {
 interface SuiteParts {
   file: string;
   counts: CaseCounts;
+  /** Testcase lines not yet written. */
+  pending: string[];
 }
 
 /** Opens the target (`path` relative to `cwd`) and the folder of case files. Throws FileError (exit 2) when the target cannot be written. */
@@ -47,6 +51,7 @@ export async function openJunitAssembly(path: string, cwd: string, flag: string)
   const handles = new Map<string, FileHandle>();
   let queue: Promise<unknown> = Promise.resolve();
   let failure: unknown;
+  let buffered = 0;
 
   const handleFor = async (parts: SuiteParts): Promise<FileHandle> => {
     let handle = handles.get(parts.file);
@@ -69,6 +74,20 @@ export async function openJunitAssembly(path: string, cwd: string, flag: string)
     for (const handle of handles.values()) await handle.close().catch(() => undefined);
     handles.clear();
   };
+  /** Queues the write of every suite's pending lines, each suite's in one write. */
+  const flush = () => {
+    for (const parts of suites.values()) {
+      if (parts.pending.length === 0) continue;
+      const text = parts.pending.join('');
+      parts.pending = [];
+      queue = queue
+        .then(async () => {
+          if (failure === undefined) await (await handleFor(parts)).write(text);
+        })
+        .catch((error: unknown) => (failure ??= error));
+    }
+    buffered = 0;
+  };
   const cleanUp = async () => {
     await queue;
     await closeHandles();
@@ -79,18 +98,17 @@ export async function openJunitAssembly(path: string, cwd: string, flag: string)
     add(name, caseXml, outcome, seconds) {
       let parts = suites.get(name);
       if (parts === undefined) {
-        parts = { file: join(folder, `${suites.size}.xml`), counts: { tests: 0, failures: 0, skipped: 0, time: 0 } };
+        parts = { file: join(folder, `${suites.size}.xml`), counts: { tests: 0, failures: 0, skipped: 0, time: 0 }, pending: [] };
         suites.set(name, parts);
       }
       countCase(parts.counts, outcome, seconds);
-      const suite = parts;
-      queue = queue
-        .then(async () => {
-          if (failure === undefined) await (await handleFor(suite)).write(`    ${caseXml}\n`);
-        })
-        .catch((error: unknown) => (failure ??= error));
+      const line = `    ${caseXml}\n`;
+      parts.pending.push(line);
+      buffered += line.length;
+      if (buffered >= BUFFERED) flush();
     },
     async commit() {
+      flush();
       await queue;
       await closeHandles();
       try {
