@@ -12,6 +12,7 @@ import { groupHelpCommand } from './group-help-command.js';
 import { ValidateCommand } from './validate-command.js';
 import { RunCommand } from './run-command.js';
 import { TestCommand } from './test-command.js';
+import { MergeReportsCommand } from './merge-reports-command.js';
 import { ReplayCommand } from './replay-command.js';
 import { GraphCommand } from './graph-command.js';
 import { DemoCommand } from './demo-command.js';
@@ -23,6 +24,7 @@ export const commandClasses = [
   ValidateCommand,
   RunCommand,
   TestCommand,
+  MergeReportsCommand,
   ReplayCommand,
   GraphCommand,
   groupHelpCommand('api', 'register the APIs that tool talks to'),

@@ -20,9 +20,11 @@ export class TestCommand extends ToolCommand {
 
       \`--concurrency N\` runs up to N at once (one pool of connections, one registry and OAuth token refresh for all). \`--repeat N\`, \`--duration 60s\` and \`--rate 20/s\` make a load run: per workflow and per step, count, errors, p50/p95/p99/max latency (HDR histograms) and rate, on stderr and in the summary's \`stats\`; \`--threshold 'p95<300ms'\` fails the suite when the figures miss it (docs/test.md#load).
 
+      \`--report suite.json\`, \`--junit junit.xml\` and \`--html report.html\` write the suite's JSON report (counts, figures, latency histograms, the failed runs), JUnit XML (a testcase per run) and a self-contained HTML page when it ends, also after --bail and Ctrl-C; \`tool arazzo merge-reports\` merges shards' files (docs/test.md#reports).
+
       \`--shard i/n\` (or JOB_COMPLETION_INDEX with TOOL_SHARD_TOTAL=n) runs one of n deterministic slices, so that n processes cover every run once; \`--resume results.jsonl\` leaves out the runs that file records as finished (docs/test.md#shards).
 
-      Exit codes: 0 all passed (skips allowed), 1 a workflow failed or a threshold did not hold, 2 usage or configuration error (no document matched, a bad flag, an unreadable --data file or more than one workflow selected with it, an unwritable --results file), 10 a document is invalid (the others still run), 130 interrupted (the summary and results so far are written).
+      Exit codes: 0 all passed (skips allowed), 1 a workflow failed or a threshold did not hold, 2 usage or configuration error (no document matched, a bad flag, an unreadable --data file or more than one workflow selected with it, an unwritable --results, --report, --junit or --html file), 10 a document is invalid (the others still run), 130 interrupted (the summary and results so far are written).
     `,
     examples: [
       ['Run every workflow of every document under the working directory', '$0 arazzo test'],
@@ -32,6 +34,7 @@ export class TestCommand extends ToolCommand {
       ['Run one workflow once per row of a CSV file', '$0 arazzo test orders.arazzo.yaml --workflow placeOrder --data orders.csv'],
       ['Load: 20 runs a second for a minute, failing when p95 is 300 ms or more', "$0 arazzo test smoke.arazzo.yaml --duration 60s --rate 20/s --threshold 'p95<300ms' --threshold 'errors<1%'"],
       ['Shard 2 of 4 of a suite, and go on with a run that was stopped', '$0 arazzo test flows/ --shard 2/4 --results shard-2.jsonl --resume shard-2.jsonl'],
+      ['Write the JSON report, JUnit XML and an HTML page of the suite', '$0 arazzo test flows/ --report suite.json --junit junit.xml --html report.html'],
     ],
   });
 
@@ -52,6 +55,12 @@ export class TestCommand extends ToolCommand {
   results = Option.String('--results', { description: 'Write each finished run (verdict, timing, outputs, steps) as one JSON line to this file, created or emptied first' });
 
   resume = Option.String('--resume', { description: 'Skip the runs this --results file records as finished, and append the new ones to it (unless --results names another file)' });
+
+  report = Option.String('--report', { description: "Write the suite's JSON report (counts, figures, latency histograms, failed runs) to this file when it ends" });
+
+  junit = Option.String('--junit', { description: 'Write JUnit XML (a testsuite per document, a testcase per run) to this file when the suite ends' });
+
+  html = Option.String('--html', { description: 'Write a self-contained HTML page of the summary, figures and failures to this file when the suite ends' });
 
   concurrency = Option.String('--concurrency', { description: 'Runs in flight at once, 1 to 1000 (default 1; 100 with --rate)' });
 
@@ -109,6 +118,7 @@ export class TestCommand extends ToolCommand {
         data: this.data,
         resume: this.resume,
         thresholds: this.threshold,
+        reports: { report: this.report, junit: this.junit, html: this.html },
         load: { concurrency: this.concurrency, repeat: this.repeat, duration: this.duration, rate: this.rate, shard: this.shard },
       },
       this.context,

@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   USAGE: { kind: 'usage', when: 'A flag value or a combination of flags and arguments is not accepted (the usage line is printed too).' },
   FILE: { kind: 'usage', when: 'A file named by a flag cannot be read or written: request body (`-d @file`), inputs file, trace file, `--report`/`--har`/`--junit` file (checked before any request), replay\'s `--from` file.' },
   HAR_INVALID: { kind: 'usage', when: '`tool arazzo replay --from`: the file is not a HAR file (not JSON, no `log.entries`, or an entry without its request method and URL or its response status); nothing runs.' },
+  MERGE_INPUT_INVALID: { kind: 'usage', when: '`tool arazzo merge-reports`: a `.json` file is not a suite report of `arazzo test --report`, a `.jsonl` line other than the last is not a run of `--results` (the last, cut short by a kill, is left out with a warning), or a `.xml` file is not the `--junit` file of `arazzo test`; the message names the file (and line); nothing is written.' },
   NO_SPEC: { kind: 'usage', when: '`tool api ops` on an API registered without a description (`--spec`).' },
   SVG_TOO_LARGE: { kind: 'usage', when: '`tool arazzo graph --format svg`: the chart has more than 300 nodes, or Graphviz did not lay it out within 20 s; nothing is printed (`--format dot` or `mermaid` print any chart).' },
   DESCRIPTION_REFUSED: { kind: 'usage', when: '`tool arazzo validate`: a source description breaks a read rule (a folder outside the allowed ones, a non-public address).' },

@@ -53,10 +53,14 @@ export async function openDataRows(path: string, cwd: string): Promise<DataRows>
 async function jsonLinesRows(handle: FileHandle, path: string): Promise<DataRows> {
   const stream = handle.createReadStream({ encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  // Listening now: the stream flows from here, and the lines read before the suite asks for its
+  // first row (while it opens --results or the report files) would otherwise be lost, and the
+  // iteration would wait for ever on a stream that has ended.
+  const texts = lines[Symbol.asyncIterator]();
   async function* rows(): AsyncGenerator<DataRow> {
     let line = 0;
     let row = 0;
-    for await (const text of lines) {
+    for await (const text of texts) {
       line++;
       const trimmed = (line === 1 ? text.replace(/^\uFEFF/, '') : text).trim();
       if (trimmed === '') continue;

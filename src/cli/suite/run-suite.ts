@@ -5,7 +5,8 @@
  * load run with latency figures and --threshold checks; with --shard, this process's slice; with
  * --resume, what a results file does not already hold. stderr gets a line per run as it finishes
  * (failures only under load), a progress bar on a terminal and the summary; stdout only the
- * suite's JSON summary, streamed; `--results` a JSON line per run.
+ * suite's JSON summary, streamed; `--results` a JSON line per run; `--report`, `--junit` and
+ * `--html` the suite's report files when it ends (suite-reports.ts).
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
@@ -27,11 +28,14 @@ import type { SharedRunDeps, SuiteResult } from './run-entry.js';
 import { suiteRuns, type DataRun, type Passes } from './suite-runs.js';
 import { figuresLines, resultLine, summaryLine, thresholdLine } from './suite-lines.js';
 import { readLoadFlags, type LoadFlagValues } from './load-flags.js';
-import { SuiteLatency, statsFigures } from './latency.js';
+import { SuiteLatency, statsData, statsFigures } from './latency.js';
 import { checkThresholds, parseThresholds, type ThresholdVerdict } from './thresholds.js';
 import { startSummary } from './summary-output.js';
 import { createProgress } from './progress-bar.js';
 import { onceWarnings } from './once-warnings.js';
+import { openSuiteReports, type SuiteReportFiles, type SuiteReportTargets } from './suite-reports.js';
+import { SUITE_REPORT_FORMAT } from './suite-report.js';
+import type { RunLine } from './suite-junit.js';
 
 /** The option values of `tool arazzo test`. */
 export interface SuiteOptions extends SuiteFlags {
@@ -49,6 +53,8 @@ export interface SuiteOptions extends SuiteFlags {
   thresholds?: readonly string[];
   /** --resume: a results file whose finished runs are not run again (new lines are appended to it unless --results names another file). */
   resume?: string | undefined;
+  /** --report, --junit, --html: the suite's report files, written when it ends. */
+  reports?: SuiteReportTargets;
 }
 
 /**
@@ -56,7 +62,8 @@ export interface SuiteOptions extends SuiteFlags {
  * did not hold, 10 a document was invalid, 2 a run stopped on a usage or configuration error, 130
  * interrupted (the summary and the results so far are still written). Throws ToolError (exit 2)
  * before any run: no document matched, a bad flag, --data with more than one workflow selected or
- * a data file that cannot be read, an unwritable --results file, an unreadable --resume file.
+ * a data file that cannot be read, an unwritable --results file, an unreadable --resume file;
+ * FileError (exit 2) for an unwritable --report, --junit or --html file.
  */
 export async function runSuite(options: SuiteOptions, context: ToolContext): Promise<number> {
   const started = performance.now();
@@ -105,6 +112,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const io = { stderr: warnings.stream, cwd: context.cwd, colors: context.colors, signal: context.signal, env: context.env };
   let results: ResultsFile | undefined;
   let summary: ReturnType<typeof startSummary> | undefined;
+  let reports: SuiteReportFiles | undefined;
 
   const finish = async (result: SuiteResult) => {
     if (result.ended === 'interrupted') {
@@ -123,7 +131,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     // Under load, the figures say how the passes went: a line for each failure, and for a skip once.
     if (!load.load || result.status === 'failed' || (result.status === 'skipped' && (result.iteration ?? 1) === 1)) progress.line(resultLine(result, style));
     progress.update({ done: counts.passed + counts.failed + counts.skipped, failed: counts.failed });
-    summary?.run(resultRecord(result, false));
+    const record = resultRecord(result, false);
+    summary?.run(record);
+    reports?.run(record as unknown as RunLine);
     code = worse(code, exitCodeFor(result.ended));
     if (options.bail && result.status === 'failed') stopped = true;
     // An invalid document fails every row alike (its findings printed each time): one row says it.
@@ -133,6 +143,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
 
   try {
     results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, options.resume !== undefined && resultsPath === options.resume) : undefined;
+    reports = wantsReports(options.reports) ? await openSuiteReports(options.reports, context.cwd) : undefined;
     summary = startSummary(context.stdout);
     const inFlight = new Set<Promise<void>>();
     let starts = 0;
@@ -172,6 +183,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
       );
     }
     await Promise.all(inFlight);
+  } catch (error) {
+    await reports?.discard();
+    throw error;
   } finally {
     progress.stop();
     await results?.close();
@@ -188,7 +202,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   for (const verdict of verdicts) context.stderr.write(`${thresholdLine(verdict, style)}\n`);
   if (warnings.repeats() > 0) context.stderr.write(`${style.dim(`(${warnings.repeats()} repeated warning${warnings.repeats() === 1 ? '' : 's'} not shown)`)}\n`);
   context.stderr.write(`${summaryLine({ ...counts, notRun, resumed, dropped, documents: files.length, durationMs }, style)}\n`);
-  summary?.end({
+  const fields = {
     ...counts,
     notRun,
     ...(finished !== undefined ? { resumed } : {}),
@@ -199,7 +213,10 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     ...(load.shard !== undefined ? { shard: load.shard } : {}),
     stats,
     ...(verdicts.length > 0 ? { thresholds: verdicts } : {}),
-  });
+  };
+  summary?.end(fields);
+  // A report that cannot be written is a warning: the exit code stays the suite's, as for `arazzo run`.
+  await reports?.write({ format: SUITE_REPORT_FORMAT, ...fields, endedAt: new Date().toISOString(), statsData: statsData(latency) }).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${error.message}\n`));
   return interrupted ? EXIT.INTERRUPTED : code;
 }
 
@@ -244,6 +261,10 @@ function knownTotal(entries: readonly unknown[], data: DataRun | undefined, pass
   if (data !== undefined) return undefined;
   const perPass = shard === undefined ? entries.length : Math.floor(entries.length / shard.total) + (shard.index - 1 < entries.length % shard.total ? 1 : 0);
   return perPass * passes;
+}
+
+function wantsReports(targets: SuiteReportTargets | undefined): targets is SuiteReportTargets {
+  return targets !== undefined && (targets.report !== undefined || targets.junit !== undefined || targets.html !== undefined);
 }
 
 function inCi(env: Record<string, string | undefined>): boolean {

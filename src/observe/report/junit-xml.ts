@@ -6,6 +6,7 @@
  */
 import type { RunFailure } from '../../../machines/types.js';
 import type { KnownSecrets } from '../../output/redact.js';
+import { xmlAttr as attr, xmlText as text } from '../../output/xml-text.js';
 import type { StepRun } from './capture-runs.js';
 import { errorView, failureView, type RunSummary } from './run-report.js';
 
@@ -107,17 +108,4 @@ function explainedByStep(failure: RunFailure, steps: readonly StepRun[]): boolea
 
 function seconds(value: number): string {
   return (Math.round(value * 1000) / 1000).toFixed(3);
-}
-
-/** Characters XML 1.0 cannot carry at all (C0 but tab, line feed and carriage return; lone surrogates; U+FFFE, U+FFFF). */
-const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-/** Element text: `&`, `<` and `>` escaped. */
-function text(value: string): string {
-  return value.replace(NOT_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** An attribute value (in double quotes): also quotes, and the line breaks and tabs that attribute normalisation would turn into spaces. */
-function attr(value: string): string {
-  return text(value).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }

@@ -13,6 +13,8 @@ export interface OutputFile {
   readonly path: string;
   /** Appends text; writes are queued in order, and a failure is reported by `commit()`. */
   write(text: string): void;
+  /** Resolves when the writes queued so far are done (or one failed): a caller copying a large file in waits on it between chunks. */
+  flushed(): Promise<void>;
   /** Waits for the writes, closes the file and renames it over the path. Rejects with a REPORT_WRITE_FAILED ToolError if any write, or the rename, failed. */
   commit(): Promise<void>;
   /** Removes the temporary file (a run that never started); does nothing after `commit()`. */
@@ -47,6 +49,9 @@ export async function openOutputFile(path: string, cwd: string, flag: string): P
     write(text) {
       if (settled || failure !== undefined) return;
       queue = queue.then(() => handle.write(text)).catch((error: unknown) => (failure ??= error));
+    },
+    async flushed() {
+      await queue;
     },
     async commit() {
       if (settled) return;
