@@ -26,7 +26,7 @@ import { compileRunMachines, runWorkflows, type RunWorkflowsOptions, type Workfl
 import { createActionJudge } from '../execute/judge.js';
 import { createActionNarrator } from '../observe/narrate-actions.js';
 import { executorEvents, inspectionDecoder } from '../observe/decode-run.js';
-import { createRunEvents } from '../observe/run-events.js';
+import { createRunEvents, type RunEvents } from '../observe/run-events.js';
 import { prepareWorkflow } from '../plan/prepare-workflow.js';
 import { createReporter, narrateOnStderr, type Reporter } from '../observe/reporter.js';
 import { formatRecord, type RecordFailure, type RunRecord } from './run-record.js';
@@ -115,6 +115,8 @@ export interface RunIO {
   /** stdin and stderr are terminals: someone can press Ctrl-C to end a held --inspect live view (false when absent). */
   stdinIsTTY?: boolean;
   stderrIsTTY?: boolean;
+  /** Subscribes one more observer to the run's event stream before anything is sent (`tool mcp serve`: a progress notification per step). */
+  observe?: (events: RunEvents) => void;
 }
 
 export interface RunDeps {
@@ -182,6 +184,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const events = createRunEvents();
     github?.subscribe(events);
     narrateOnStderr(events, reporter);
+    io.observe?.(events);
     // Action lines are progress: a quiet run does not pay for inspecting the machine to word them.
     if (!opts.quiet) events.on('action.fired', createActionNarrator(plan, compiled.programs, reporter, compiled.run?.workflows));
     tracer?.subscribe(events);
