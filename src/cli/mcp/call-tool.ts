@@ -81,6 +81,11 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
     deps.log.info(`${tool.name}: succeeded`);
     return { content: [{ type: 'text', text: `Workflow "${tool.workflowId}" succeeded.\nOutputs: ${JSON.stringify(outputs, null, 2)}` }], structuredContent: outputs };
   }
+  if (outcome.kind === 'interrupted') {
+    // The client cancelled (the SDK sends no response to a cancelled request) or the server is stopping.
+    deps.log.info(`${tool.name}: interrupted; nothing more was sent`);
+    return errorResult(`Workflow "${tool.workflowId}" was interrupted; nothing more was sent.`);
+  }
   const failure = run.failure;
   const where = failure?.stepId !== undefined ? ` at step "${printableLine(failure.stepId)}"` : '';
   const lines = explanation.slice(1).map((line) => mask(line));

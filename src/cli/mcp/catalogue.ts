@@ -186,7 +186,7 @@ function candidateFor(file: string, doc: LoadedDocument, workflow: Workflow, sou
   const schema = inputSchemaOf(workflow, doc.model, new Set(refused.keys()));
   const missingSecret = requiredOfSchema(workflow, doc, declared).filter((name) => refused.has(name) && !Object.hasOwn(given, name));
   if (missingSecret.length > 0) {
-    log.warn(`${file}: workflow "${workflowId}" is not listed: it requires the secret-named input${missingSecret.length === 1 ? '' : 's'} ${missingSecret.map((name) => `"${name}"`).join(', ')}; give ${missingSecret.length === 1 ? 'it' : 'them'} with --input-env ${missingSecret[0]}=VARIABLE (or pass --allow-secret-inputs)`);
+    log.warn(`${file}: workflow "${workflowId}" is not listed: it requires the secret-named input${missingSecret.length === 1 ? '' : 's'} ${missingSecret.map((name) => `"${name}"`).join(', ')}; give ${missingSecret.length === 1 ? 'it' : 'them'} from the environment with --input-env, or pass --allow-secret-inputs`);
     return undefined;
   }
   const candidate: Candidate = {
