@@ -35,6 +35,9 @@ describe('tool mcp serve: secret inputs and resources', () => {
       expect(refused).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: input "apiToken" cannot be given: the server gives it; nothing was sent.' }] });
       const ran = await server.client.callTool({ name: 'withToken', arguments: {} });
       expect(ran.isError).toBeFalsy();
+      // The workflow outputs its secret input: the result shows it masked.
+      expect(ran.structuredContent).toEqual({ echo: '***' });
+      expect(JSON.stringify(ran)).not.toContain('env-secret-value-0042');
       expect(server.stderr()).not.toContain('env-secret-value-0042');
     } finally {
       await server.close();
@@ -46,6 +49,8 @@ describe('tool mcp serve: secret inputs and resources', () => {
     try {
       const { tools } = await server.client.listTools();
       expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { apiToken: { type: 'string' } }, required: ['apiToken'] });
+      const ran = await server.client.callTool({ name: 'withToken', arguments: { apiToken: 'model-given-secret-77' } });
+      expect(ran.structuredContent).toEqual({ echo: '***' });
     } finally {
       await server.close();
     }

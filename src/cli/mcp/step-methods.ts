@@ -44,7 +44,7 @@ export function workflowSends(doc: ArazzoDocument, workflow: Workflow, sources: 
       const sent = stepSends(step, sources);
       if (typeof sent === 'string') requests.add(sent);
       else if (sent.workflowId !== undefined) reach(sent.workflowId, `step "${step.stepId}" calls workflow`);
-      else unknown.push(`step "${step.stepId}": ${sent.problem}`);
+      else unknown.push(sent.problem);
       for (const action of actionsOf(doc, step.onSuccess, step.onFailure)) reach(action.workflowId, 'workflow');
     }
   };
@@ -52,16 +52,16 @@ export function workflowSends(doc: ArazzoDocument, workflow: Workflow, sources: 
   return { requests: [...requests], unknown };
 }
 
-/** A step's `METHOD path`, the workflow it calls, or why its method cannot be told. */
+/** A step's `METHOD path`, the workflow it calls, or why its method cannot be told (naming the step). */
 function stepSends(step: Step, sources: BoundSource[]): string | { workflowId: string } | { workflowId?: undefined; problem: string } {
   if (step.workflowId !== undefined) return { workflowId: step.workflowId };
-  if (step.action !== undefined || step.channelPath !== undefined) return { problem: `an asynchronous ${step.action ?? 'message'} step` };
+  if (step.action !== undefined || step.channelPath !== undefined) return { problem: `step "${step.stepId}": an asynchronous ${step.action ?? 'message'} step` };
   if (step.operationId === undefined && step.operationPath !== undefined) {
     try {
       const target = parseOperationPath(step.operationPath);
       return `${target.method.toUpperCase()} ${target.path}`;
     } catch (error) {
-      if (error instanceof OperationPathSyntaxError) return { problem: error.message };
+      if (error instanceof OperationPathSyntaxError) return { problem: `step "${step.stepId}": ${error.message}` };
       throw error;
     }
   }
@@ -69,6 +69,7 @@ function stepSends(step: Step, sources: BoundSource[]): string | { workflowId: s
     const { operation } = findOperation(step, sources);
     return `${operation.method.toUpperCase()} ${operation.path}`;
   } catch (error) {
+    // findOperation's messages name the step.
     return { problem: (error as Error).message };
   }
 }

@@ -32,7 +32,8 @@ export function toolNames(workflows: readonly Nameable[]): string[] {
 /** A document's name: its file name without `.arazzo.yaml` (or `.yml`, `.json`, or any other extension). */
 export function documentName(file: string): string {
   const name = basename(file);
-  return name.replace(/\.arazzo\.(ya?ml|json)$/i, '').replace(/\.[^.]+$/, '') || name;
+  const arazzo = /\.arazzo\.(ya?ml|json)$/i;
+  return (arazzo.test(name) ? name.replace(arazzo, '') : name.replace(/\.[^.]+$/, '')) || name;
 }
 
 /** `text` with every character MCP names do not take as `_`, cut to MAX_TOOL_NAME (`_` when empty). */
