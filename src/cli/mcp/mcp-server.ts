@@ -24,7 +24,9 @@ const RESOURCE_NOT_FOUND = -32002;
 
 /** A server for one connection, its handlers registered. */
 export function createMcpServer(catalogue: Catalogue, deps: ServerDeps): Server {
-  const server = new Server({ name: 'tool', version: VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  // The SDK's default validator (an Ajv with its formats, made per server) checks what a client
+  // answers to elicitation, which this server never asks for.
+  const server = new Server({ name: 'tool', version: VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_ELICITATION });
   const tools = new Map(catalogue.tools.map((tool) => [tool.name, tool]));
   const readResource = resourceReader(catalogue, deps.context, deps.log, deps.runner);
 
@@ -69,5 +71,10 @@ export function createMcpServer(catalogue: Catalogue, deps: ServerDeps): Server 
   });
   return server;
 }
+
+/** A validator for the SDK's elicitation answers: the server sends no elicitation, so it is never asked. */
+const NO_ELICITATION = {
+  getValidator: () => (input: unknown) => ({ valid: false as const, data: undefined, errorMessage: `tool asks for no elicitation (got ${typeof input})` }),
+};
 
 const INSTRUCTIONS = 'Each tool runs one Arazzo workflow against the APIs it names, with the credentials of the user\'s API registry (they are never shown). A tool\'s result holds the workflow\'s outputs; a failed run says which step failed and why. The resources are the Arazzo documents and a chart of each workflow.';
