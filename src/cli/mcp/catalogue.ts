@@ -11,6 +11,7 @@ import { formatFinding } from '../../arazzo/format-finding.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { createPipeline } from '../../http/create-pipeline.js';
 import { allOperations } from '../../openapi/all-operations.js';
+import { printableLine, stripControls } from '../../output/printable.js';
 import { isSecretName } from '../../output/redact.js';
 import { styleFor } from '../../output/style.js';
 import { isOpenApiSource, type BoundSource } from '../../plan/bind-sources.js';
@@ -204,7 +205,7 @@ function candidateFor(file: string, doc: LoadedDocument, workflow: Workflow, sou
     workflow,
   };
   delete candidate.options.retypeInputs;
-  const title = workflow.summary?.trim();
+  const title = typeof workflow.summary === 'string' ? printableLine(workflow.summary) : undefined;
   if (title) candidate.title = title;
   return candidate;
 }
@@ -216,8 +217,9 @@ function requiredOfSchema(workflow: Workflow, doc: LoadedDocument, declared: Rea
 
 /** The tool's description: the workflow's summary and description, then what it runs and sends. */
 function describe(workflow: Workflow, file: string, sends: WorkflowSends): string {
-  const parts = [workflow.summary, workflow.description].map((text) => text?.trim()).filter((text): text is string => !!text);
+  // The document's text, as every text of the server: no escape sequences or control characters.
+  const parts = [workflow.summary, workflow.description].map((text) => (typeof text === 'string' ? stripControls(text).trim() : undefined)).filter((text): text is string => !!text);
   const requests = sends.requests.length > 0 ? ` It sends ${sends.requests.join(', ')}.` : '';
-  parts.push(`Runs Arazzo workflow "${workflow.workflowId}" of ${file}.${requests}`);
+  parts.push(printableLine(`Runs Arazzo workflow "${workflow.workflowId}" of ${file}.${requests}`));
   return parts.join('\n\n');
 }
