@@ -75,7 +75,7 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
     stderr.end();
   }
   if (outcome.kind === 'invalid-document') return errorResult(`Workflow "${tool.workflowId}" did not run: ${tool.file} is invalid (the server's log has its findings); nothing was sent.`);
-  const run = JSON.parse(Buffer.concat(record).toString('utf8')) as RunRecord;
+  const run = recordOf(record);
   if (outcome.kind === 'succeeded') {
     const outputs = maskedOutputs(run.outputs, secrets);
     deps.log.info(`${tool.name}: succeeded`);
@@ -150,6 +150,15 @@ function maskedOutputs(outputs: Record<string, unknown>, secrets: ReadonlySet<st
     return value;
   };
   return walk(outputs) as Record<string, unknown>;
+}
+
+/** The run record `run` printed (JSON), or an empty failed one when it printed none it could parse (a bug elsewhere, told as a failure). */
+function recordOf(chunks: Buffer[]): RunRecord {
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as RunRecord;
+  } catch {
+    return { workflowId: '', status: 'failed', outputs: {}, steps: [] };
+  }
 }
 
 function errorResult(text: string): ToolCallResult {
