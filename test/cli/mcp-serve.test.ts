@@ -4,6 +4,9 @@
  * bearer token is in the registry. The scenarios are in mcp-scenarios.ts; stdio's own are here.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../e2e/helpers/build.js';
 import { connectStdio, setUpWorkspace, startApi, type Api, type Workspace } from './mcp-harness.js';
 import { mcpScenarios } from './mcp-scenarios.js';
 
@@ -51,6 +54,25 @@ describe('tool mcp serve: secret inputs and resources', () => {
       expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { apiToken: { type: 'string' } }, required: ['apiToken'] });
       const ran = await server.client.callTool({ name: 'withToken', arguments: { apiToken: 'model-given-secret-77' } });
       expect(ran.structuredContent).toEqual({ echo: '***' });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it("prefixes workflowIds two documents share with each document's name, and applies each document's tool.config.yaml", async () => {
+    cpSync(join(REPO_ROOT, 'test', 'fixtures', 'mcp-project'), join(ws.dir, 'project'), { recursive: true });
+    cpSync(join(ws.dir, 'flows', 'shop.openapi.yaml'), join(ws.dir, 'project', 'shop.openapi.yaml'));
+    const server = await connectStdio(ws, ['project']);
+    try {
+      const { tools } = await server.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['shop_getPet', 'slowThenMore', 'pets_getPet', 'slowOne']);
+      // project/tool.config.yaml: timeout 1 s, no transport retry. The held request times out.
+      const started = Date.now();
+      const result = await server.client.callTool({ name: 'slowOne', arguments: {} });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(result.isError).toBe(true);
+      expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^Workflow "slowOne" failed at step "slow" .*time/i);
+      expect(api.hits.filter((hit) => hit === 'GET /slow')).toHaveLength(1);
     } finally {
       await server.close();
     }

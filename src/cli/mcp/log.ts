@@ -14,8 +14,6 @@ export interface McpLog {
   warn(message: string): void;
   info(message: string): void;
   debug(message: string): void;
-  /** A stream whose lines are logged at `level` (a run's warnings on its stderr). */
-  lines(level: LogLevel): Writable;
 }
 
 /** A log writing `level: message` lines to `stderr` for the levels up to `level`; the values in `secrets` (the server adds to it) are shown as `***`. */
@@ -25,14 +23,7 @@ export function createLog(stderr: Writable, level: LogLevel, secrets: ReadonlySe
     if (LOG_LEVELS.indexOf(wanted) > rank) return;
     stderr.write(`tool mcp ${wanted}: ${printableLine(message, { values: secrets })}\n`);
   };
-  const log: McpLog = {
-    error: at('error'),
-    warn: at('warn'),
-    info: at('info'),
-    debug: at('debug'),
-    lines: (wanted) => lineStream((line) => log[wanted](line.replace(/^(warning|error):\s*/, ''))),
-  };
-  return log;
+  return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }
 
 /** A Writable that calls `each` with every non-empty line written to it (the last one when it ends). */
