@@ -8,11 +8,11 @@
  */
 import { Writable } from 'node:stream';
 import { ToolError } from '../../errors/tool-error.js';
-import { printableLine, printableText } from '../../output/printable.js';
+import { printableLine, printableText, stripControls } from '../../output/printable.js';
 import { isSecretName, valueMasker } from '../../output/redact.js';
 import type { RunEvents } from '../../observe/run-events.js';
 import type { RunRecord } from '../../run/run-record.js';
-import { runWorkflowFile, type RunIO } from '../../run/run-workflow.js';
+import type { RunIO } from '../../run/run-workflow.js';
 import type { McpTool } from './catalogue.js';
 import { lineStream, type McpLog } from './log.js';
 
@@ -65,6 +65,8 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
   deps.log.info(`${tool.name}: running workflow "${tool.workflowId}" of ${tool.file}`);
   let outcome;
   try {
+    // The engine loads with the first call, not at start-up (docs/performance.md).
+    const { runWorkflowFile } = await import('../../run/run-workflow.js');
     outcome = await runWorkflowFile({ ...tool.options, inputs: checked.inputs, secretInputs: [...secrets], output: 'json', quiet: true, explainFailure: true }, io);
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
@@ -79,7 +81,8 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
   if (outcome.kind === 'succeeded') {
     const outputs = maskedOutputs(run.outputs, secrets);
     deps.log.info(`${tool.name}: succeeded`);
-    return { content: [{ type: 'text', text: `Workflow "${tool.workflowId}" succeeded.\nOutputs: ${JSON.stringify(outputs, null, 2)}` }], structuredContent: outputs };
+    // JSON escapes control characters; the bidi controls it leaves are dropped from the text (the structured content is data).
+    return { content: [{ type: 'text', text: stripControls(`Workflow "${tool.workflowId}" succeeded.\nOutputs: ${JSON.stringify(outputs, null, 2)}`) }], structuredContent: outputs };
   }
   if (outcome.kind === 'interrupted') {
     // The client cancelled (the SDK sends no response to a cancelled request) or the server is stopping.

@@ -4,7 +4,6 @@
  * tools, with their schemas, annotations and the run options a call starts from; and the
  * workflows left out, with why. An invalid or unreadable document is logged and left out.
  */
-import { resolve as resolvePath } from 'node:path';
 import type { LoadedDocument, Workflow } from '../../arazzo/model.js';
 import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
 import { formatFinding } from '../../arazzo/format-finding.js';
@@ -15,7 +14,7 @@ import { printableLine, stripControls } from '../../output/printable.js';
 import { isSecretName } from '../../output/redact.js';
 import { styleFor } from '../../output/style.js';
 import { isOpenApiSource, type BoundSource } from '../../plan/bind-sources.js';
-import { createDescriptionLoader, type DescriptionLoader } from '../../plan/description-loader.js';
+import { documentDescriptionLoader, type DescriptionLoader } from '../../plan/description-loader.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import type { RunOptions } from '../../run/run-workflow.js';
 import { parseCount, parseSeconds } from '../input-flags.js';
@@ -127,16 +126,7 @@ async function readDocument(file: string, options: RunOptions, context: { env: R
       profile: options.profile ?? DEFAULT_PROFILE,
       runnerFrom: options.runnerFrom,
       descriptions: (doc) => {
-        const loadDescription = (loader = createDescriptionLoader(pipeline, doc.absolutePath, {
-          env: context.env,
-          allowRefHosts: options.allowRefHosts ?? [],
-          ...(options.addressRefHosts ? { addressRefHosts: options.addressRefHosts } : {}),
-          allowRead: (options.allowRead ?? []).map((folder) => resolvePath(context.cwd, folder)),
-          cwd: context.cwd,
-          refPipeline: { timeoutMs: options.timeoutMs, retry: options.retry },
-          sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
-          warn: (message) => log.warn(message),
-        }));
+        const loadDescription = (loader = documentDescriptionLoader(pipeline, doc, options, context, (message) => log.warn(message)));
         return {
           loadDescription,
           loadOperations: async (url: string) => (await loadDescription(url).catch(() => undefined))?.operations,
