@@ -170,7 +170,8 @@ function candidateFor(file: string, doc: LoadedDocument, workflow: Workflow, sou
     return undefined;
   }
   const declared = new Set(declaredInputs(workflow, doc.model));
-  const given = declared.size === 0 ? {} : Object.fromEntries(Object.entries(options.inputs).filter(([name]) => declared.has(name)));
+  // As `arazzo test` gives them: a workflow that declares its inputs gets those it declares, one that declares none gets them all.
+  const given = declared.size === 0 ? { ...options.inputs } : Object.fromEntries(Object.entries(options.inputs).filter(([name]) => declared.has(name)));
   const refused = new Map<string, string>();
   for (const name of Object.keys(given)) refused.set(name, 'the server gives it');
   if (!flags.allowSecretInputs) for (const name of declared) if (!refused.has(name) && isSecretName(name)) refused.set(name, 'it is secret-named, and the server takes secrets only from its own --input-env (or --allow-secret-inputs)');
