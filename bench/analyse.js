@@ -19,6 +19,12 @@ export const TARGETS = {
   nestedRatio: 1.2,
   /** Issue 25: the per-step ratio holds for Arazzo 1.1 documents of HTTP steps (linear-1000 as 1.1, over raw got). */
   perStepRatio11: 1.4,
+  /**
+   * Issue 27: `tool mcp serve` of linear-1's document, started and stopped (stdin closed), over
+   * `tool --version` plus the time to read the document (`arazzo validate` of it − `tool --version`),
+   * that is over `arazzo validate`'s wall time.
+   */
+  mcpStartRatio: 1.5,
 };
 
 /** Step records a scenario's successful run must have (a nested step's own steps counted, not the step itself). */
@@ -46,7 +52,7 @@ const round = (value, digits = 1) => (Number.isFinite(value) ? Number(value.toFi
 
 /** Medians per cold-start command and per scenario, the derived overheads, and the target verdicts. */
 export function summarise(planned, samples) {
-  const coldMedian = (name) => median(samples.cold[name].map((s) => s.wallMs));
+  const coldMedian = (name) => median((samples.cold[name] ?? []).map((s) => s.wallMs));
   const nodeMs = coldMedian('node -e 0');
   const cold = Object.keys(samples.cold).map((name) => ({
     command: name,
@@ -99,6 +105,7 @@ export function summarise(planned, samples) {
     loop: [find('loop-500')?.cliPerStepMs, find('loop-500')?.rawPerRequestMs, 'ms/step run', 'ms/request'],
     nested: [find('nested-100x10')?.cliPerStepMs, linear1000?.cliPerStepMs, 'ms/step (nested)', 'ms/step (flat)'],
     perStep11: [find('linear-1000-1.1')?.cliPerStepMs, find('linear-1000-1.1')?.rawPerRequestMs, 'ms/step (1.1)', 'ms/request'],
+    mcpStart: [coldMs('tool mcp serve'), coldMs('tool arazzo validate'), 'ms', 'ms (version + reading the document)'],
   };
   const ratio = ([a, b]) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? round(a / b, 2) : null);
   const shown = ([a, b, ua, ub]) => (Number.isFinite(a) && Number.isFinite(b) ? `${round(a, 3)} ${ua} / ${round(b, 3)} ${ub}` : '-');
@@ -118,6 +125,7 @@ export function summarise(planned, samples) {
     target('loop-500 per step run / raw got per request', ratio(rows.loop), TARGETS.loopRatio, '', shown(rows.loop)),
     target('nested-100x10 (v2) per step / linear-1000 per step', ratio(rows.nested), TARGETS.nestedRatio, '', shown(rows.nested)),
     target('per-step time (linear-1000 as Arazzo 1.1) / raw got per request', ratio(rows.perStep11), TARGETS.perStepRatio11, '', shown(rows.perStep11)),
+    target('`tool mcp serve` start / (`tool --version` + reading the document)', ratio(rows.mcpStart), TARGETS.mcpStartRatio, '', shown(rows.mcpStart)),
   ];
 
   return { nodeMs: round(nodeMs), runFixedCostMs: round(oneStepMs - nodeMs), cold, scenarios, breakdown: breakdown(samples, linear1000), targets };

@@ -105,6 +105,10 @@ function commandsFor(tool, planned) {
     cold: [
       { name: 'tool --version', args: [tool, '--version'] },
       { name: 'tool arazzo validate', args: [tool, 'arazzo', 'validate', small] },
+      // Issue 27: the MCP server reads the document (and its description), loads the SDK, serves
+      // on stdio and exits when stdin ends (the bench gives it none): its start-up, end to end.
+      // Optional: a --before build from before the command has no sample of it.
+      { name: 'tool mcp serve', args: [tool, 'mcp', 'serve', small], optional: true },
     ],
     // How much of linear-1000's per-step cost is the document alone (read, YAML parse, source
     // positions, validation), measured through the real CLI as `validate` of both sizes.
@@ -142,6 +146,7 @@ async function main() {
     const perBuild = builds.map(newSamples);
     const timeCommand = async (command, into, b) => {
       const result = await timeNode(command.args, { cwd: dir, env: cliEnvs[b] });
+      if (result.code !== 0 && command.optional) return undefined;
       if (result.code !== 0) throw new Error(`${command.name} exited ${result.code}: ${result.stderr}`);
       const sample = { wallMs: result.wallMs, rssKiB: result.rssKiB };
       into[command.name].push(sample);

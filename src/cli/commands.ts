@@ -16,6 +16,7 @@ import { MergeReportsCommand } from './merge-reports-command.js';
 import { ReplayCommand } from './replay-command.js';
 import { GraphCommand } from './graph-command.js';
 import { DemoCommand } from './demo-command.js';
+import { McpServeCommand } from './mcp-command.js';
 import { requestCommands } from './request-command.js';
 
 /** Every command class of the CLI except the builtins. Command files stay light: heavy modules load inside execute(). */
@@ -41,6 +42,8 @@ export const commandClasses = [
   CacheClearCommand,
   groupHelpCommand('config', 'show the project settings the arazzo commands use'),
   ConfigShowCommand,
+  groupHelpCommand('mcp', 'serve Arazzo workflows as tools to AI agents (Model Context Protocol)'),
+  McpServeCommand,
   ...requestCommands,
   DemoCommand,
 ];

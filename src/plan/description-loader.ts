@@ -1,4 +1,4 @@
-import { dirname, isAbsolute } from 'node:path';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { openDescriptionCache, type DescriptionCache } from '../cache/description-cache.js';
 import { cachedFetcher, type FetchedText } from '../cache/fetch-description.js';
 import { hasOnlyLocalRefs } from '../cache/local-refs.js';
@@ -14,6 +14,7 @@ import { loadDescription, checkFetchedSize, readDescription, resolveLocation } f
 import { parseDescription } from '../openapi/parse-description.js';
 import { sha256 } from '../cache/sha256.js';
 import type { OpenApiDescription } from '../openapi/types.js';
+import type { LoadedDocument } from '../arazzo/model.js';
 import { readPolicyFor, type ReadPolicy } from '../openapi/read-policy.js';
 import { createRefAddressGuard } from './ref-address-guard.js';
 import { readSourceDocument, sourceTarget, type SourceDocumentText } from './source-document-reader.js';
@@ -215,4 +216,32 @@ function shown(url: string): string {
 
 function isHttp(location: string): boolean {
   return /^https?:\/\//i.test(location);
+}
+
+/** The flags a run reads a document's descriptions by (RunOptions' own fields). */
+export interface DescriptionReadRules {
+  allowRefHosts?: string[];
+  addressRefHosts?: string[];
+  allowRead?: string[];
+  timeoutMs: number;
+  retry: number;
+}
+
+/**
+ * The loader of a document's source descriptions as a run reads them: through `pipeline` and the
+ * description cache, by the run's read rules (--tool-allow-read folders relative to `cwd`,
+ * --tool-allow-ref-host), the document's remote sources trusted for their `$ref`s. `tool mcp serve`
+ * reads them the same way to tell what each workflow sends. Throws as createDescriptionLoader does.
+ */
+export function documentDescriptionLoader(pipeline: Pipeline, doc: LoadedDocument, rules: DescriptionReadRules, where: { env: Record<string, string | undefined>; cwd: string }, warn: (message: string) => void): DescriptionLoader {
+  return createDescriptionLoader(pipeline, doc.absolutePath, {
+    env: where.env,
+    allowRefHosts: rules.allowRefHosts ?? [],
+    ...(rules.addressRefHosts ? { addressRefHosts: rules.addressRefHosts } : {}),
+    allowRead: (rules.allowRead ?? []).map((folder) => resolvePath(where.cwd, folder)),
+    cwd: where.cwd,
+    refPipeline: { timeoutMs: rules.timeoutMs, retry: rules.retry },
+    sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
+    warn,
+  });
 }

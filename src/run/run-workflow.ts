@@ -1,4 +1,3 @@
-import { resolve as resolvePath } from 'node:path';
 import type { Writable } from 'node:stream';
 import { compileWorkflow, DEFAULT_MAX_DEPTH } from '../../machines/compile-workflow.js';
 import type { Judge, WorkflowContext, WorkflowPlan } from '../../machines/types.js';
@@ -10,7 +9,7 @@ import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
 import { printableLine } from '../output/printable.js';
 import { redactUrl, secretNames } from '../output/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
-import { createDescriptionLoader, type DescriptionLoader } from '../plan/description-loader.js';
+import { documentDescriptionLoader, type DescriptionLoader } from '../plan/description-loader.js';
 import type { RunDocuments } from '../plan/run-documents.js';
 import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { formatFinding } from '../arazzo/format-finding.js';
@@ -141,7 +140,7 @@ export interface RunDeps {
    * and its descriptions read, once for all the runs that share the memo.
    */
   memo?: RunMemo;
-  /** Subscribes to the run's events before its machine starts (`arazzo test`'s latency figures): a listener must not throw. */
+  /** Subscribes to the run's events before its machine starts (`arazzo test`'s latency figures, `tool mcp serve`'s progress notifications): a listener must not throw. */
   observe?: (events: RunEvents) => void;
 }
 
@@ -317,16 +316,7 @@ async function compileRun(
     ...(deps.memo ? { memo: deps.memo } : {}),
     // The run reads its descriptions through the pipeline, once: validation checks them, binding binds them.
     descriptions: (doc) => {
-      const newLoader = () => createDescriptionLoader(pipeline, doc.absolutePath, {
-        env: io.env,
-        allowRefHosts: opts.allowRefHosts ?? [],
-        ...(opts.addressRefHosts ? { addressRefHosts: opts.addressRefHosts } : {}),
-        allowRead: (opts.allowRead ?? []).map((folder) => resolvePath(io.cwd, folder)),
-        cwd: io.cwd,
-        refPipeline: { timeoutMs: opts.timeoutMs, retry: opts.retry },
-        sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
-        warn: (message) => reporter.warn(message),
-      });
+      const newLoader = () => documentDescriptionLoader(pipeline, doc, opts, io, (message) => reporter.warn(message));
       // Runs that share a memo share the loader, and with it each description it has read (the first run's warnings said once).
       const loaderKey = `descriptions ${doc.absolutePath} ${JSON.stringify([opts.allowRefHosts, opts.addressRefHosts, opts.allowRead, opts.timeoutMs, opts.retry])}`;
       const loadDescription = deps.memo ? deps.memo.get(loaderKey, newLoader) : newLoader();

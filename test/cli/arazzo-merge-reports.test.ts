@@ -13,7 +13,7 @@ import { useRunHarness } from './run-harness.js';
 import { runInWorkspace } from './run-in-workspace.js';
 import { ensureBuilt } from '../e2e/helpers/build.js';
 import { runTool } from '../e2e/helpers/run-tool.js';
-import { addStatsData, statsFigures, SuiteLatency, type StatsData } from '../../src/cli/suite/latency.js';
+import { addStatsData, statsFigures, SuiteLatency, type StatsData } from '../../src/suite/latency.js';
 
 const ROWS = 10;
 /** The rows whose name is "bad" get a 500, and fail. */

@@ -63,7 +63,7 @@ function layerOf(path: string): string | undefined {
 const LAYERS = [
   ['bin.ts', 'bundle'],
   ['cli'],
-  ['run', 'request', 'demo'],
+  ['run', 'request', 'demo', 'suite'],
   ['execute'],
   ['observe'],
   ['plan', 'draw'],

@@ -11,7 +11,7 @@ import type { ToolContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { styleFor, type Style } from '../../output/style.js';
 import { printableLine } from '../../output/printable.js';
-import { statsData, statsFigures } from './latency.js';
+import { statsData, statsFigures } from '../../suite/latency.js';
 import { mergeInputs, type MergeInputs } from './merge-inputs.js';
 import { readJunitCases, readResultLines, readSuiteReport } from './merge-readers.js';
 import { MergedSuite, SeenRuns } from './merged-suite.js';
@@ -20,7 +20,7 @@ import { testcaseName, testcaseXml } from './suite-junit.js';
 import { FailureList, SUITE_REPORT_FORMAT } from './suite-report.js';
 import { openSuiteReports, type SuiteReportFiles, type SuiteReportTargets } from './suite-reports.js';
 import { thresholdLine } from './suite-lines.js';
-import { checkThresholds, parseThresholds } from './thresholds.js';
+import { checkThresholds, parseThresholds } from '../../suite/thresholds.js';
 
 /** The arguments and options of `tool arazzo merge-reports`. */
 export interface MergeOptions {

@@ -4,7 +4,7 @@
  * span and the failed runs, from whichever kind of file it counts. No I/O.
  */
 import { createHash } from 'node:crypto';
-import { addStatsData, SuiteLatency } from './latency.js';
+import { addStatsData, SuiteLatency } from '../../suite/latency.js';
 import { FailureList, type Shard, type SuiteReport } from './suite-report.js';
 import type { JunitCase } from './merge-readers.js';
 import type { RunLine } from './suite-junit.js';

@@ -5,7 +5,7 @@
  * comes from documents and servers, so all of it is escaped. Pure: a report in, HTML text out.
  */
 import { stripControls } from '../../output/printable.js';
-import type { Figures } from './latency.js';
+import type { Figures } from '../../suite/latency.js';
 import { failureMessage, testcaseName, type RunLine } from './suite-junit.js';
 import type { SuiteReport } from './suite-report.js';
 

@@ -2,8 +2,8 @@
 import { printableLine } from '../../output/printable.js';
 import type { Style } from '../../output/style.js';
 import type { SuiteResult } from './run-entry.js';
-import type { Figures, StatsFigures } from './latency.js';
-import type { ThresholdVerdict } from './thresholds.js';
+import type { Figures, StatsFigures } from '../../suite/latency.js';
+import type { ThresholdVerdict } from '../../suite/thresholds.js';
 
 /** `✓ file › workflowId (12 ms)` (`workflowId [row 3]` for a --data row), `✗ … (12 ms): step "x": reason`, or `- … skipped: reason`. */
 export function resultLine(result: SuiteResult, style: Style): string {

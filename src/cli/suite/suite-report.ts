@@ -4,8 +4,8 @@
  * at most MAX_FAILURES of them, so that the report's size does not grow with the runs. Pure: data
  * in, data out; suite-reports.ts writes it.
  */
-import type { StatsData, StatsFigures } from './latency.js';
-import type { ThresholdVerdict } from './thresholds.js';
+import type { StatsData, StatsFigures } from '../../suite/latency.js';
+import type { ThresholdVerdict } from '../../suite/thresholds.js';
 
 /** The `format` of a suite report: merge-reports reads only files that carry it. */
 export const SUITE_REPORT_FORMAT = 'tool-suite-report/1' as const;

@@ -83,3 +83,28 @@ describe('lazy loading of the v2 libraries', () => {
     expect(offending).toEqual([]);
   });
 });
+
+/** `tool mcp serve` alone loads the MCP SDK: only src/cli/mcp/ imports it, and the command reaches that folder through import() alone. */
+describe('lazy loading of the MCP SDK', () => {
+  const MCP_FOLDER = 'src/cli/mcp/';
+  const targetOf = (file: string, specifier: string) => relative(ROOT, resolve(ROOT, dirname(file), specifier)).replace(/\.js$/, '.ts');
+
+  it('is imported by the server folder only', () => {
+    const users = files.filter((file) => file.imports.some((i) => i.specifier.startsWith('@modelcontextprotocol/sdk')));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.map((file) => file.path).filter((path) => !path.startsWith(MCP_FOLDER))).toEqual([]);
+  });
+
+  it('is reached from the commands only with import()', () => {
+    const offending = files
+      .filter((file) => !file.path.startsWith(MCP_FOLDER))
+      .flatMap((file) =>
+        file.imports
+          .filter((i) => i.specifier.startsWith('.') && !i.typeOnly && targetOf(file.path, i.specifier).startsWith(MCP_FOLDER))
+          .filter((i) => !i.dynamic || file.path !== 'src/cli/mcp-command.ts')
+          .map((i) => `${file.path} imports ${i.specifier}${i.dynamic ? ' (dynamic)' : ''}`),
+      );
+    expect(offending).toEqual([]);
+    expect(files.find((file) => file.path === 'src/cli/mcp-command.ts')?.imports.some((i) => i.dynamic && i.specifier === './mcp/serve.js')).toBe(true);
+  });
+});

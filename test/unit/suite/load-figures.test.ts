@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
-import { Series, SuiteLatency, addStatsData, statsData, statsFigures } from '../../../src/cli/suite/latency.js';
-import { checkThresholds, parseThresholds } from '../../../src/cli/suite/thresholds.js';
+import { Series, SuiteLatency, addStatsData, statsData, statsFigures } from '../../../src/suite/latency.js';
+import { checkThresholds, parseThresholds } from '../../../src/suite/thresholds.js';
 import { parseDuration, parseRate, readLoadFlags } from '../../../src/cli/suite/load-flags.js';
-import { startSummary } from '../../../src/cli/suite/summary-output.js';
-import { barText } from '../../../src/cli/suite/progress-bar.js';
+import { startSummary } from '../../../src/suite/summary-output.js';
+import { barText } from '../../../src/suite/progress-bar.js';
 import { styleFor } from '../../../src/output/style.js';
 
 const plain = styleFor(false);

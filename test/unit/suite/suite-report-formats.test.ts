@@ -8,7 +8,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { escapeHtml, suiteHtml } from '../../../src/cli/suite/suite-html.js';
 import { junitHead, JUNIT_TAIL, TESTSUITE_CLOSE, testcaseName, testcaseXml, testsuiteOpen, unescapeXml } from '../../../src/cli/suite/suite-junit.js';
 import { FailureList, isSuiteReport, SUITE_REPORT_FORMAT, type SuiteReport } from '../../../src/cli/suite/suite-report.js';
-import { statsData, statsFigures, SuiteLatency } from '../../../src/cli/suite/latency.js';
+import { statsData, statsFigures, SuiteLatency } from '../../../src/suite/latency.js';
 
 const HOSTILE = 'a "quoted" <b>&amp;</b> \'x\'\n\r\tline\u0000\u0007\u001b[31mred\u001b[0m\u0085 \uFFFE';
 

@@ -4,7 +4,7 @@
  * (`\r`, erase line); a run's line is printed above it. Only on a terminal, never in CI.
  */
 import { Writable } from 'node:stream';
-import type { Style } from '../../output/style.js';
+import type { Style } from '../output/style.js';
 
 export interface ProgressCounts {
   done: number;

@@ -8,7 +8,7 @@
  *           errors (a rate: 1% or 0.01), rps (runs or requests per second), count
  *   op      <  <=  >  >=
  */
-import { CommandUsageError } from '../../errors/tool-error.js';
+import { CommandUsageError } from '../errors/tool-error.js';
 import { Series, type Figures, type SuiteLatency } from './latency.js';
 
 type Metric = 'p50' | 'p90' | 'p95' | 'p99' | 'max' | 'mean' | 'errors' | 'rps' | 'count';

@@ -1,0 +1,79 @@
+/**
+ * `tool mcp serve --http`: the same scenarios as over stdio (mcp-scenarios.ts), through the SDK's
+ * Streamable HTTP client with the bearer token the server printed; and the token's check, the
+ * loopback rule and the stop on SIGTERM.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { runTool } from '../e2e/helpers/run-tool.js';
+import { connectHttp, setUpWorkspace, startApi, startHttpServer, type Api, type Connected, type HttpServer, type Workspace } from './mcp-harness.js';
+import { mcpScenarios } from './mcp-scenarios.js';
+
+describe('tool mcp serve over Streamable HTTP', () => {
+  const servers: HttpServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) {
+      server.process.child.kill('SIGTERM');
+      await server.process.result.catch(() => undefined);
+    }
+  });
+  mcpScenarios(async (ws, args = []): Promise<Connected> => {
+    const server = await startHttpServer(ws, args);
+    servers.push(server);
+    return connectHttp(server);
+  });
+});
+
+describe('tool mcp serve --http: the bearer token and the address', () => {
+  let api: Api;
+  let ws: Workspace;
+  let server: HttpServer;
+
+  beforeAll(async () => {
+    api = await startApi();
+    ws = await setUpWorkspace(api);
+    server = await startHttpServer(ws);
+  }, 120_000);
+
+  afterAll(async () => {
+    server?.process.child.kill('SIGTERM');
+    await server?.process.result.catch(() => undefined);
+    await api?.close();
+    ws?.remove();
+  });
+
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } };
+  const post = (authorization: string | undefined) =>
+    fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(initialize),
+    });
+
+  it('listens on loopback and refuses a request without the token, or with another one (401)', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const without = await post(undefined);
+    expect(without.status).toBe(401);
+    expect(without.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await post(`Bearer ${server.token.slice(1)}x`)).status).toBe(401);
+    expect((await post(`Bearer ${server.token}`)).status).toBe(200);
+    expect(api.hits).toEqual([]);
+  });
+
+  it('refuses a host that is not loopback unless --http-host names it (exit 2)', async () => {
+    const refused = await runTool(['mcp', 'serve', 'flows', '--http', '0.0.0.0:0'], { cwd: ws.dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^error: --http 0\.0\.0\.0:0: 0\.0\.0\.0 is not a loopback address; the server listens on loopback only unless --http-host names the host\n/);
+    expect(refused.stderr).not.toMatch(/at .*\.js:\d+/);
+    const malformed = await runTool(['mcp', 'serve', 'flows', '--http', 'port'], { cwd: ws.dir });
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/^error: --http "port" is not a port or host:port/);
+  });
+
+  it('stops on SIGTERM', async () => {
+    const other = await startHttpServer(ws);
+    other.process.child.kill('SIGTERM');
+    const result = await other.process.result;
+    expect(result.code ?? result.signal).toBe(143);
+  });
+});
