@@ -4,7 +4,7 @@
  * loopback rule and the stop on SIGTERM.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { runTool } from '../e2e/helpers/run-tool.js';
+import { runTool, spawnTool } from '../e2e/helpers/run-tool.js';
 import { connectHttp, setUpWorkspace, startApi, startHttpServer, type Api, type Connected, type HttpServer, type Workspace } from './mcp-harness.js';
 import { mcpScenarios } from './mcp-scenarios.js';
 
@@ -68,6 +68,27 @@ describe('tool mcp serve --http: the bearer token and the address', () => {
     const malformed = await runTool(['mcp', 'serve', 'flows', '--http', 'port'], { cwd: ws.dir });
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/^error: --http "port" is not a port or host:port/);
+  });
+
+  it('takes the token from TOOL_MCP_TOKEN and never prints it', async () => {
+    const chosen = 'chosen-token-of-the-user-0123456789abcdef';
+    const own = spawnTool(['mcp', 'serve', 'flows', '--http', '127.0.0.1:0'], { cwd: ws.dir, env: { TOOL_MCP_TOKEN: chosen }, timeoutMs: 120_000 });
+    try {
+      await own.waitForStderr(/bearer token: .*\n/);
+      const { stderr } = own.output();
+      expect(stderr).toMatch(/bearer token: the value of TOOL_MCP_TOKEN\n/);
+      expect(stderr).not.toContain(chosen);
+      const url = /listening on (\S+)/.exec(stderr)![1]!;
+      const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${chosen}` }, body: JSON.stringify(initialize) });
+      expect(answer.status).toBe(200);
+    } finally {
+      own.child.kill('SIGTERM');
+      await own.result.catch(() => undefined);
+    }
+    const short = await runTool(['mcp', 'serve', 'flows', '--http', '127.0.0.1:0'], { cwd: ws.dir, env: { TOOL_MCP_TOKEN: 'short' } });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/TOOL_MCP_TOKEN must be at least 32 characters/);
+    expect(short.stderr).not.toContain('short\n');
   });
 
   it('stops on SIGTERM', async () => {

@@ -66,8 +66,9 @@ async function serveOverHttp(address: HttpAddress, token: string, serverFor: () 
   } catch (error) {
     throw new CommandUsageError(`cannot listen on ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Choose another port (0 for any free one).');
   }
-  // Printed whatever --log-level says: the client needs both.
-  context.stderr.write(`tool mcp: listening on ${serving.url}\ntool mcp: bearer token: ${token}\n`);
+  // Printed whatever --log-level says: the client needs both. A token the user set is theirs already, and a secret: never printed.
+  const shown = context.env.TOOL_MCP_TOKEN ? 'the value of TOOL_MCP_TOKEN' : token;
+  context.stderr.write(`tool mcp: listening on ${serving.url}\ntool mcp: bearer token: ${shown}\n`);
   await stopped;
   await serving.close();
   return EXIT.INTERRUPTED;
