@@ -2,7 +2,8 @@
  * The rows of `npm run bench` for `tool arazzo test` (issue 26), against the bench API in its own
  * process, through the real CLI:
  *
- * - throughput: N runs of a 3-step workflow at --concurrency 32, against raw got sending the same
+ * - throughput: N runs of a 3-step workflow at --concurrency 32 (responses checked against their
+ *   schema, as by default), against raw got sending the same
  *   3N requests as chains, 32 in flight (bench/raw-got-concurrent.js). Target: ≥ 0.7× raw got.
  * - memory: a 1-step workflow over 10× the rows of a smaller file (--data CSV, --concurrency 32):
  *   peak RSS of the larger ≤ 1.2× the smaller's, and ≤ 250 MiB.
@@ -54,7 +55,12 @@ paths:
       parameters:
         - { name: id, in: path, required: true, schema: { type: string } }
         - { name: n, in: query, schema: { type: integer } }
-      responses: { '200': { description: OK } }
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema: { type: object, properties: { id: { type: string }, n: { type: integer }, next: { type: string } }, required: [id, n, next] }
   /timed/{run}:
     get:
       operationId: timed

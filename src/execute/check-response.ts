@@ -10,6 +10,7 @@ import { responseSchemaPointer } from '../openapi/response-schemas.js';
 import type { OpenApiDescription, Operation } from '../openapi/types.js';
 import type { ResponseCheck, ResponseMismatch } from '../observe/response-checks.js';
 import type { ResponseValidators } from './response-validators.js';
+import type { RunMemo } from '../plan/run-memo.js';
 
 /** `--checks`: off, warn (the default; never changes a step's verdict) or fail (a mismatch fails the step). */
 export type ChecksMode = 'off' | 'warn' | 'fail';
@@ -122,9 +123,13 @@ function shorten(text: string, max = 120): string {
 /** Checks a step's response; undefined for a step it does not check. */
 export type ResponseChecker = (step: { operation?: Operation; source?: { description: OpenApiDescription } }, response: HttpResponse) => Promise<ResponseCheck | undefined>;
 
-/** The response checker of one run in `mode` (its schema validators are compiled as responses come). */
-export async function createResponseChecker(mode: 'warn' | 'fail'): Promise<ResponseChecker> {
+/**
+ * The response checker of one run in `mode` (its schema validators are compiled as responses
+ * come). With a memo (`arazzo test`), the runs share one set of validators: each schema is
+ * compiled once for the suite, not once a run.
+ */
+export async function createResponseChecker(mode: 'warn' | 'fail', memo?: RunMemo): Promise<ResponseChecker> {
   const { createResponseValidators } = await import('./response-validators.js');
-  const validators = createResponseValidators();
+  const validators = memo ? memo.get('response validators', createResponseValidators) : createResponseValidators();
   return async (step, response) => (step.operation === undefined ? undefined : checkResponse(mode, step.operation, step.source?.description, response, validators));
 }

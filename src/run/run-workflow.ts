@@ -208,7 +208,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
     const { reporter: stepReporter, onExchange } = executorEvents(events);
     // Response checks (loaded here, as the run starts; Ajv only for the first schema a response meets).
     const mode = opts.checks ?? 'warn';
-    const checkResponse = mode === 'off' || opts.dryRun ? undefined : await (await import('../execute/check-response.js')).createResponseChecker(mode);
+    const checkResponse = mode === 'off' || opts.dryRun ? undefined : await (await import('../execute/check-response.js')).createResponseChecker(mode, deps.memo);
     if (programsOf(compiled).some((program) => program.async)) {
       // A replay sends nothing, and a HAR holds no messages: a workflow with message steps cannot be replayed.
       if (deps.recorded) throw new CommandUsageError(`workflow "${plan.workflowId}" has asynchronous steps (AsyncAPI send or receive), which a HAR file does not record; nothing was sent`, 'Replay answers HTTP steps only: run the workflow against its broker instead (tool arazzo run).');
