@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
 import * as t from 'typanion';
 import { ToolCommand } from './tool-command.js';
-import { workflowRunOptions } from './workflow-options.js';
+import { quietRunFlags, workflowRunOptions } from './workflow-options.js';
 
 /** `tool mcp serve [files…]`: a Model Context Protocol server whose tools are the documents' workflows. */
 export class McpServeCommand extends ToolCommand {
@@ -62,22 +62,7 @@ export class McpServeCommand extends ToolCommand {
 
   async execute(): Promise<number> {
     const { serveMcp } = await import('./mcp/serve.js');
-    const shared = {
-      ...(this.runner !== undefined ? { runner: this.runner } : {}),
-      inputs: [],
-      inputEnv: this.inputEnv,
-      ...(this.inputsFile !== undefined ? { inputsFile: this.inputsFile } : {}),
-      output: 'json' as const,
-      verbose: false,
-      quiet: true,
-      checks: this.checks,
-      maxSteps: this.maxSteps,
-      maxDepth: '32',
-      bodyLimit: '4096',
-      bind: [],
-      allowRefHosts: this.allowRefHosts,
-      allowRead: this.allowRead,
-    };
+    const shared = quietRunFlags({ runner: this.runner, inputs: [], inputEnv: this.inputEnv, inputsFile: this.inputsFile, checks: this.checks, maxSteps: this.maxSteps, allowRefHosts: this.allowRefHosts, allowRead: this.allowRead });
     return serveMcp(
       { files: this.files, shared, workflow: this.workflow, retry: this.retry, timeout: this.timeout, allowWrites: this.allowWrites, allowSecretInputs: this.allowSecretInputs, http: this.http, httpHost: this.httpHost, logLevel: this.logLevel },
       this.context,

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { ToolCommand } from './tool-command.js';
-import { workflowRunOptions } from './workflow-options.js';
+import { quietRunFlags, workflowRunOptions } from './workflow-options.js';
 
 /** `tool arazzo test [files…]`: runs every workflow of every document as a test, and reports each run and a summary. */
 export class TestCommand extends ToolCommand {
@@ -90,22 +90,7 @@ export class TestCommand extends ToolCommand {
 
   async execute(): Promise<number> {
     const { runSuite } = await import('./suite/run-suite.js');
-    const shared = {
-      ...(this.runner !== undefined ? { runner: this.runner } : {}),
-      inputs: this.inputs,
-      inputEnv: this.inputEnv,
-      ...(this.inputsFile !== undefined ? { inputsFile: this.inputsFile } : {}),
-      output: 'json' as const,
-      verbose: false,
-      quiet: true,
-      checks: this.checks,
-      maxSteps: this.maxSteps,
-      maxDepth: '32',
-      bodyLimit: '4096',
-      bind: [],
-      allowRefHosts: this.allowRefHosts,
-      allowRead: this.allowRead,
-    };
+    const shared = quietRunFlags({ runner: this.runner, inputs: this.inputs, inputEnv: this.inputEnv, inputsFile: this.inputsFile, checks: this.checks, maxSteps: this.maxSteps, allowRefHosts: this.allowRefHosts, allowRead: this.allowRead });
     return runSuite(
       {
         files: this.files,

@@ -107,3 +107,35 @@ function withSettingsBinds(binds: ReadonlyMap<string, string>, settings: Project
   for (const [source, api] of binds) merged.set(source, api);
   return merged;
 }
+
+/** The flags of a many-document command that shape each run, as given. */
+export interface ManyRunFlags {
+  runner: string | undefined;
+  inputs: string[];
+  inputEnv: string[];
+  inputsFile: string | undefined;
+  checks: SharedRunFlags['checks'];
+  maxSteps: string | undefined;
+  allowRefHosts: string[];
+  allowRead: string[];
+}
+
+/** `arazzo run`'s shared flags for runs that print nothing themselves: their records are collected as JSON. */
+export function quietRunFlags(flags: ManyRunFlags): Omit<SharedRunFlags, 'workflow'> {
+  return {
+    ...(flags.runner !== undefined ? { runner: flags.runner } : {}),
+    inputs: flags.inputs,
+    inputEnv: flags.inputEnv,
+    ...(flags.inputsFile !== undefined ? { inputsFile: flags.inputsFile } : {}),
+    output: 'json',
+    verbose: false,
+    quiet: true,
+    checks: flags.checks,
+    maxSteps: flags.maxSteps,
+    maxDepth: '32',
+    bodyLimit: '4096',
+    bind: [],
+    allowRefHosts: flags.allowRefHosts,
+    allowRead: flags.allowRead,
+  };
+}

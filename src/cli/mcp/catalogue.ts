@@ -4,6 +4,7 @@
  * tools, with their schemas, annotations and the run options a call starts from; and the
  * workflows left out, with why. An invalid or unreadable document is logged and left out.
  */
+import { documentRunOptions } from '../document-run-options.js';
 import type { LoadedDocument, Workflow } from '../../arazzo/model.js';
 import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
 import { formatFinding } from '../../arazzo/format-finding.js';
@@ -17,10 +18,9 @@ import { isOpenApiSource, type BoundSource } from '../../plan/bind-sources.js';
 import { documentDescriptionLoader, type DescriptionLoader } from '../../plan/description-loader.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import type { RunOptions } from '../../run/run-workflow.js';
-import { parseCount, parseSeconds } from '../input-flags.js';
-import { readProjectSettings, type ProjectSettings } from '../project-settings.js';
+import type { ProjectSettings } from '../project-settings.js';
 import { workflowMatcher } from '../suite/plan-suite.js';
-import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
+import type { SharedRunFlags } from '../workflow-options.js';
 import type { McpLog } from './log.js';
 import { readsOnly, workflowSends, type WorkflowSends } from './step-methods.js';
 import { toolNames } from './tool-names.js';
@@ -83,15 +83,7 @@ export async function readCatalogue(files: readonly string[], flags: CatalogueFl
   const documents: McpDocument[] = [];
   let selected = 0;
   for (const file of files) {
-    const settings = await readProjectSettings(file, context.cwd, settingsRead);
-    const options: RunOptions = {
-      ...(await resolveSharedRunFlags({ ...flags.shared, workflow: undefined }, context, settings)),
-      file,
-      dryRun: false,
-      retry: flags.retry !== undefined ? parseCount('--tool-retry', flags.retry, 0, 20) : (settings.retry?.value ?? 2),
-      retryUnsafe: false,
-      timeoutMs: flags.timeout !== undefined ? parseSeconds('--tool-timeout', flags.timeout, 3600) : (settings.timeout?.value ?? 30) * 1000,
-    };
+    const options = await documentRunOptions(file, flags, context, settingsRead);
     const read = await readDocument(file, options, context, log);
     if (read === undefined) continue;
     documents.push({ file, absolutePath: read.doc.absolutePath, text: read.doc.text ?? '' });

@@ -4,14 +4,14 @@
  * would use for it (the project's tool.config.yaml of that document, its flags) and, when the
  * workflow requires inputs the command did not give, why it is skipped.
  */
+import { documentRunOptions } from '../document-run-options.js';
 import { DEFAULT_PROFILE } from '../../arazzo/runner-profile.js';
 import { prepareDocument } from '../../plan/prepare-document.js';
 import type { Workflow, ArazzoDocument, LoadedDocument } from '../../arazzo/model.js';
 import type { RunnerProfile } from '../../arazzo/runner-profile.js';
 import { ToolError } from '../../errors/tool-error.js';
-import { parseCount, parseSeconds } from '../input-flags.js';
-import { readProjectSettings, type ProjectSettings } from '../project-settings.js';
-import { resolveSharedRunFlags, type SharedRunFlags } from '../workflow-options.js';
+import type { ProjectSettings } from '../project-settings.js';
+import type { SharedRunFlags } from '../workflow-options.js';
 import { componentRefs, isObject, propertiesOf, requiredOf } from '../../plan/schema-lookup.js';
 import type { RunOptions } from '../../run/run-workflow.js';
 import type { RunMemo } from '../../plan/run-memo.js';
@@ -53,16 +53,7 @@ export async function planSuite(files: readonly string[], flags: SuiteFlags, con
   const selects = workflowMatcher(flags.workflow);
   const entries: SuiteEntry[] = [];
   for (const file of files) {
-    const settings = await readProjectSettings(file, context.cwd, settingsRead);
-    const options: RunOptions = {
-      ...(await resolveSharedRunFlags({ ...flags.shared, workflow: undefined }, context, settings)),
-      file,
-      dryRun: false,
-      retry: flags.retry !== undefined ? parseCount('--tool-retry', flags.retry, 0, 20) : (settings.retry?.value ?? 2),
-      retryUnsafe: false,
-      timeoutMs: flags.timeout !== undefined ? parseSeconds('--tool-timeout', flags.timeout, 3600) : (settings.timeout?.value ?? 30) * 1000,
-      explainFailure: false,
-    };
+    const options: RunOptions = { ...(await documentRunOptions(file, flags, context, settingsRead)), explainFailure: false };
     let prepared: { doc: LoadedDocument; profile: RunnerProfile };
     try {
       // Its workflows only: each run validates the document again, and prints its findings, as `run` does.
