@@ -162,6 +162,16 @@ describe('tool arazzo test under load', () => {
     expect(Math.min(...gaps)).toBeGreaterThan(50);
   });
 
+  it('--duration without --rate starts no run once the time is up, even one that waited for a free slot', async () => {
+    h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 1000 } });
+    const result = await test(['load', '--workflow', 'w1', '--duration', '1500ms']);
+    expect(result.code).toBe(0);
+    const at = h.server.hits.map((hit) => hit.at).sort((a, b) => a - b);
+    // One run at a time, 1 s each: the first at once, the second at 1 s; the third would start at 2 s, past the 1.5 s.
+    expect(at).toHaveLength(2);
+    expect(summaryOf(result.stdout).passed).toBe(2);
+  });
+
   it('--rate drops a start that finds --concurrency runs in flight, and counts it', async () => {
     h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 400 } });
     const result = await test(['load', '--workflow', 'w1', '--duration', '500ms', '--rate', '20/s', '--concurrency', '1']);

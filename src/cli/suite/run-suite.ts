@@ -170,6 +170,8 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
         }
       } else {
         while (inFlight.size >= load.concurrency) await Promise.race(inFlight);
+        // The wait for a free slot may have outlasted --duration: no run starts after it.
+        if (deadline !== undefined && performance.now() >= deadline) break;
       }
       if (stopped) {
         notRun++;
