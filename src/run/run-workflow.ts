@@ -9,7 +9,7 @@ import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
 import { printableLine } from '../output/printable.js';
 import { redactUrl, secretNames } from '../output/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
-import { documentDescriptionLoader, type DescriptionLoader } from '../plan/description-loader.js';
+import { documentDescriptionLoader, withinOneRun, type DescriptionLoader } from '../plan/description-loader.js';
 import type { RunDocuments } from '../plan/run-documents.js';
 import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { formatFinding } from '../arazzo/format-finding.js';
@@ -316,10 +316,11 @@ async function compileRun(
     ...(deps.memo ? { memo: deps.memo } : {}),
     // The run reads its descriptions through the pipeline, once: validation checks them, binding binds them.
     descriptions: (doc) => {
-      const newLoader = () => documentDescriptionLoader(pipeline, doc, opts, io, (message) => reporter.warn(message));
-      // Runs that share a memo share the loader, and with it each description it has read (the first run's warnings said once).
+      const newLoader = (shared: boolean) => documentDescriptionLoader(pipeline, doc, opts, io, (message) => reporter.warn(message), shared);
+      // Runs that share a memo share the loader, and with it each description it has read (the first run's warnings said once);
+      // a description that could not be read is read again by the next run, not failed for the rest of the suite.
       const loaderKey = `descriptions ${doc.absolutePath} ${JSON.stringify([opts.allowRefHosts, opts.addressRefHosts, opts.allowRead, opts.timeoutMs, opts.retry])}`;
-      const loadDescription = deps.memo ? deps.memo.get(loaderKey, newLoader) : newLoader();
+      const loadDescription = deps.memo ? withinOneRun(deps.memo.get(loaderKey, () => newLoader(true))) : newLoader(false);
       return {
         loadDescription,
         loadOperations: async (url: string) => {

@@ -172,6 +172,20 @@ describe('tool arazzo test under load', () => {
     expect(summaryOf(result.stdout).passed).toBe(2);
   });
 
+  it('a remote description that could not be fetched for one run is fetched again for the next (the suite keeps no failure)', async () => {
+    const spec = `openapi: 3.0.3\ninfo: { title: remote, version: 1.0.0 }\nservers:\n  - url: '${h.server.url}'\npaths:\n  /a:\n    get: { operationId: getA, responses: { '200': { description: ok } } }\n`;
+    h.server.setRoutes({ 'GET /remote.yaml': [{ status: 404, body: 'not yet' }, { status: 200, body: spec, headers: { 'content-type': 'application/yaml' } }], 'GET /a': { status: 200, body: {} } });
+    writeFileSync(join(h.ws.dir, 'remote.arazzo.yaml'), `arazzo: 1.0.1\ninfo: { title: remote, version: 1.0.0 }\nsourceDescriptions:\n  - { name: api, url: '${h.server.url}/remote.yaml', type: openapi }\nworkflows:\n  - workflowId: w\n    steps:\n      - { stepId: get, operationId: getA, successCriteria: [ { condition: $statusCode == 200 } ] }\n`);
+    const result = await test(['remote.arazzo.yaml', '--repeat', '3'], { TOOL_CACHE_TTL: '0' });
+    const summary = summaryOf(result.stdout);
+    expect(summary.runs.map((run) => [run.iteration, run.status])).toEqual([
+      [1, 'failed'],
+      [2, 'passed'],
+      [3, 'passed'],
+    ]);
+    expect(h.server.hits.filter((hit) => hit.path === '/remote.yaml')).toHaveLength(2);
+  });
+
   it('--rate drops a start that finds --concurrency runs in flight, and counts it', async () => {
     h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 400 } });
     const result = await test(['load', '--workflow', 'w1', '--duration', '500ms', '--rate', '20/s', '--concurrency', '1']);
