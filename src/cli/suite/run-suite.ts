@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolContext } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
+import { printableLine } from '../../output/printable.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
 import { createRunMemo, type RunMemo } from '../../plan/run-memo.js';
@@ -113,6 +115,8 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   let results: ResultsFile | undefined;
   let summary: ReturnType<typeof startSummary> | undefined;
   let reports: SuiteReportFiles | undefined;
+  // The --results file could not be written any more.
+  let resultsError: ToolError | undefined;
 
   const finish = async (result: SuiteResult) => {
     if (result.ended === 'interrupted') {
@@ -138,7 +142,13 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     if (options.bail && result.status === 'failed') stopped = true;
     // An invalid document fails every row alike (its findings printed each time): one row says it.
     if (result.row !== undefined && result.ended === 'invalid-document') stopped = true;
-    await results?.write(result);
+    await results?.write(result).catch((error: unknown) => {
+      if (!(error instanceof ToolError)) throw error;
+      // A full disk: the runs would go unrecorded (and --resume would run them again), so none more starts.
+      resultsError ??= error;
+      stopped = true;
+      code = worse(code, exitCodeFor(error.kind));
+    });
   };
 
   try {
@@ -202,6 +212,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const stats = statsFigures(latency, seconds);
   if (load.load || thresholds.length > 0) for (const line of figuresLines(stats, style)) context.stderr.write(`${line}\n`);
   for (const verdict of verdicts) context.stderr.write(`${thresholdLine(verdict, style)}\n`);
+  if (resultsError !== undefined) context.stderr.write(`${style.red('error:')} ${printableLine(resultsError.message)}\n${resultsError.hint ? `  ${resultsError.hint}\n` : ''}`);
   if (warnings.repeats() > 0) context.stderr.write(`${style.dim(`(${warnings.repeats()} repeated warning${warnings.repeats() === 1 ? '' : 's'} not shown)`)}\n`);
   context.stderr.write(`${summaryLine({ ...counts, notRun, resumed, dropped, documents: files.length, durationMs }, style)}\n`);
   const fields = {
