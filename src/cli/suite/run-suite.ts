@@ -10,12 +10,14 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolContext } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
 import { printableLine } from '../../output/printable.js';
+import { inGitHubActions } from '../../observe/github/workflow-commands.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
@@ -83,6 +85,17 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const rows = options.data !== undefined ? await openDataRows(options.data, context.cwd) : undefined;
   const data: DataRun | undefined = dataEntry !== undefined && rows !== undefined && options.data !== undefined ? { entry: dataEntry, rows, open: () => openDataRows(options.data!, context.cwd) } : undefined;
   const shared = await sharedDeps(context.env, memo);
+  // GitHub Actions: each run stops the runner's command processing while it runs, with a token of
+  // its own, and resumes it when it ends; runs that overlap (--concurrency) would print their masks
+  // while another run has it stopped, and resume it while others still run. The suite stops it
+  // once, with one token, around all its runs; each run prints its masks and annotations as commands.
+  const githubToken = inGitHubActions(context.env) ? randomBytes(16).toString('hex') : undefined;
+  if (githubToken !== undefined) shared.deps.githubStoppedWith = githubToken;
+  let commandsStopped = false;
+  const resumeCommands = () => {
+    if (commandsStopped) context.stderr.write(`::${githubToken}::\n`);
+    commandsStopped = false;
+  };
   const latency = new SuiteLatency();
   const counts = { passed: 0, failed: 0, skipped: 0 };
   let code: number = EXIT.OK;
@@ -155,6 +168,10 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, options.resume !== undefined && resultsPath === options.resume) : undefined;
     reports = wantsReports(options.reports) ? await openSuiteReports(options.reports, context.cwd) : undefined;
     summary = startSummary(context.stdout);
+    if (githubToken !== undefined) {
+      context.stderr.write(`::stop-commands::${githubToken}\n`);
+      commandsStopped = true;
+    }
     const inFlight = new Set<Promise<void>>();
     let starts = 0;
     let rateStart: number | undefined;
@@ -197,6 +214,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     await Promise.all(inFlight);
   } catch (error) {
     await reports?.discard();
+    resumeCommands();
     throw error;
   } finally {
     progress.stop();
@@ -230,6 +248,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   summary?.end(fields);
   // A report that cannot be written is a warning: the exit code stays the suite's, as for `arazzo run`.
   await reports?.write({ format: SUITE_REPORT_FORMAT, ...fields, endedAt: new Date().toISOString(), statsData: statsData(latency) }).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${error.message}\n`));
+  resumeCommands();
   return interrupted ? EXIT.INTERRUPTED : code;
 }
 
