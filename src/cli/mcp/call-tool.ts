@@ -59,9 +59,12 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
   const explanation: string[] = [];
   const stderr = lineStream((line) => {
     if (explanation.length > 0 || line.startsWith('error: workflow')) explanation.push(line);
-    else deps.log.warn(`${tool.name}: ${line.replace(/^warning:\s*/, '')}`);
+    // Masked with this call's secrets too (a client-given one is not among the server's).
+    else deps.log.warn(`${tool.name}: ${printableLine(line.replace(/^warning:\s*/, ''), { values: secrets })}`);
   });
-  const io: RunIO = { stdout, stderr, cwd: deps.cwd, colors: false, signal: request.signal, env: deps.env };
+  // A call's run speaks to no CI runner: in GitHub Actions it would print its ::add-mask:: lines
+  // (the registry's credentials, the secret inputs) on its stderr, which is the server's log.
+  const io: RunIO = { stdout, stderr, cwd: deps.cwd, colors: false, signal: request.signal, env: { ...deps.env, GITHUB_ACTIONS: undefined } };
   deps.log.info(`${tool.name}: running workflow "${tool.workflowId}" of ${tool.file}`);
   let outcome;
   try {
