@@ -261,6 +261,16 @@ describe('tool arazzo test under load', () => {
     expect(lines.map((line) => (JSON.parse(line) as Run).workflowId)).toEqual(['waits', 'after']);
   });
 
+  it('--results naming the --resume file another way (./file) still appends to it, never empties it', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 200, body: {} } });
+    writeFileSync(join(h.ws.dir, 'same.jsonl'), `${JSON.stringify({ file: 'fast/two.arazzo.yaml', workflowId: 'w1', status: 'passed', durationMs: 1 })}\n`);
+    const resumed = await test(['fast/two.arazzo.yaml', '--resume', 'same.jsonl', '--results', './same.jsonl']);
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed.stdout).runs.map((run) => run.workflowId)).toEqual(['w2']);
+    const lines = readFileSync(join(h.ws.dir, 'same.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as Run).workflowId)).toEqual(['w1', 'w2']);
+  });
+
   it('refuses a --resume file that cannot be read (exit 2), running nothing', async () => {
     h.server.setRoutes({ 'GET /a': { status: 200, body: {} } });
     const result = await test(['fast', '--resume', 'no-such.jsonl']);

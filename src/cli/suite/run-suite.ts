@@ -11,6 +11,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolContext } from '../context.js';
@@ -165,7 +166,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   };
 
   try {
-    results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, options.resume !== undefined && resultsPath === options.resume) : undefined;
+    // Appended to when it is the --resume file, however the two flags spell its path: emptying it would lose the runs it holds.
+    const appending = options.resume !== undefined && resultsPath !== undefined && resolve(context.cwd, resultsPath) === resolve(context.cwd, options.resume);
+    results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, appending) : undefined;
     reports = wantsReports(options.reports) ? await openSuiteReports(options.reports, context.cwd) : undefined;
     summary = startSummary(context.stdout);
     if (githubToken !== undefined) {
