@@ -137,6 +137,7 @@ describe('tool arazzo merge-reports', () => {
     h.ws.write('bad/other.xml', '<?xml version="1.0"?>\n<testsuites name="jest">\n</testsuites>\n');
     const report = JSON.parse(read('shards/flows-1.json')) as { statsData: { runs: { histogram: string }; workflows: unknown[] } };
     h.ws.write('bad/histogram.json', JSON.stringify({ ...report, statsData: { ...report.statsData, runs: { ...report.statsData.runs, histogram: 'not-a-histogram' } } }));
+    h.ws.write('bad/typed.jsonl', '{"file":"a","status":"skipped","durationMs":0,"reason":42}\n{"file":"b","status":"passed","durationMs":1}\n');
     h.ws.write('bad/series.json', JSON.stringify({ ...report, statsData: { ...report.statsData, workflows: [{ file: 'x' }] } }));
     const cases: Array<[string[], RegExp]> = [
       [[], /give the shards' files to merge/],
@@ -144,6 +145,7 @@ describe('tool arazzo merge-reports', () => {
       [['bad/not-report.json'], /bad\/not-report\.json is not a suite report of `tool arazzo test --report`/],
       [['bad/broken.jsonl'], /bad\/broken\.jsonl line 2 is not JSON/],
       [['bad/other.xml'], /bad\/other\.xml is not the --junit file of `tool arazzo test`/],
+      [['bad/typed.jsonl', '--junit', 'typed-out.xml'], /bad\/typed\.jsonl line 1 is not a run of a --results file \(its workflowId, row, iteration, reason or failure/],
       [['bad/histogram.json'], /bad\/histogram\.json is not a suite report of `tool arazzo test --report` \(its figures cannot be read/],
       [['bad/series.json'], /bad\/series\.json is not a suite report of `tool arazzo test --report` \(its figures cannot be read/],
       [['flows/orders.arazzo.yaml'], /cannot merge flows\/orders\.arazzo\.yaml: give \.json suite reports/],

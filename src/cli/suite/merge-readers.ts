@@ -63,6 +63,15 @@ function runOf(text: string): RunLine | string {
   if (typeof value !== 'object' || value === null || typeof run.file !== 'string' || (status !== 'passed' && status !== 'failed' && status !== 'skipped') || typeof run.durationMs !== 'number') {
     return 'is not a run of a --results file (an object with file, status and durationMs)';
   }
+  // The fields the merged files print must have the types `arazzo test` writes them with.
+  const failure = run.failure as Record<string, unknown> | undefined;
+  const typed =
+    (run.workflowId === undefined || run.workflowId === null || typeof run.workflowId === 'string') &&
+    (run.row === undefined || typeof run.row === 'number') &&
+    (run.iteration === undefined || typeof run.iteration === 'number') &&
+    (run.reason === undefined || typeof run.reason === 'string') &&
+    (failure === undefined || (typeof failure === 'object' && failure !== null && typeof failure.code === 'string' && typeof failure.message === 'string' && ['workflowId', 'stepId'].every((key) => failure[key] === undefined || typeof failure[key] === 'string')));
+  if (!typed) return 'is not a run of a --results file (its workflowId, row, iteration, reason or failure is not of the type arazzo test writes)';
   return value as RunLine;
 }
 
