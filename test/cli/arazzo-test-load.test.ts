@@ -271,6 +271,22 @@ describe('tool arazzo test under load', () => {
     expect(lines.map((line) => (JSON.parse(line) as Run).workflowId)).toEqual(['w1', 'w2']);
   });
 
+  it('--resume of a --repeat run goes on with the passes after those the results file holds whole', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 200, body: {} } });
+    expect((await test(['fast/two.arazzo.yaml', '--repeat', '3', '--results', 'passes.jsonl'])).code).toBe(0);
+    const lines = readFileSync(join(h.ws.dir, 'passes.jsonl'), 'utf8').trim().split('\n');
+    // Stopped during the second pass: the first pass and w1 of the second were written.
+    writeFileSync(join(h.ws.dir, 'passes.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
+    const resumed = await test(['fast/two.arazzo.yaml', '--repeat', '3', '--resume', 'passes.jsonl']);
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed.stdout).runs.map((run) => [run.workflowId, run.iteration])).toEqual([
+      ['w2', 2],
+      ['w1', 3],
+      ['w2', 3],
+    ]);
+    expect(summaryOf(resumed.stdout).resumed).toBe(3);
+  });
+
   it('refuses a --resume file that cannot be read (exit 2), running nothing', async () => {
     h.server.setRoutes({ 'GET /a': { status: 200, body: {} } });
     const result = await test(['fast', '--resume', 'no-such.jsonl']);
