@@ -131,6 +131,18 @@ describe('tool arazzo merge-reports', () => {
     expect(result.stderr).toMatch(/✓ threshold p50<60s/);
   });
 
+  it('writes the merged JUnit testcases from their attributes: what else a shard\'s line holds does not reach the merged file', async () => {
+    const lines = read('shards/flows-1.xml').split('\n');
+    const at = lines.findIndex((line) => line.trim().startsWith('<testcase '));
+    lines[at] = `${lines[at]!.replace(/\/>$|<\/testcase>$/, (end) => end)}<injected by="a shard"/>`;
+    h.ws.write('injected/flows-1.xml', lines.join('\n'));
+    const result = await merge('injected/flows-1.xml', '--junit', 'injected-merged.xml');
+    expect([0, 1]).toContain(result.code);
+    const merged = read('injected-merged.xml');
+    expect(merged).not.toContain('injected');
+    expect(junitCases(merged).length).toBe(junitCases(read('shards/flows-1.xml')).length);
+  });
+
   it('refuses inputs that are not shard files (exit 2), naming the file and the line', async () => {
     h.ws.write('bad/not-report.json', '{"passed": 1}');
     h.ws.write('bad/broken.jsonl', '{"file":"a","status":"passed","durationMs":1}\nnot json\n{"file":"b","status":"passed","durationMs":1}\n');
