@@ -48,6 +48,12 @@ export interface DescriptionLoaderOptions {
   sourceUrls?: readonly string[];
   /** Timeout and retries of the pipeline that fetches `$ref`s (its own, with agents that refuse non-public addresses). */
   refPipeline?: Partial<Pick<PipelineOptions, 'timeoutMs' | 'retry'>>;
+  /**
+   * A location that could not be loaded is loaded again when asked again (by default its failure
+   * is kept): the runs of `arazzo test` share a loader (run-memo.ts), and one failed fetch must not
+   * fail every later run. Each run keeps its own failures (withinOneRun).
+   */
+  retryFailures?: boolean;
 }
 
 /**
@@ -152,6 +158,10 @@ export function createDescriptionLoader(pipeline: Pipeline, baseFile: string, op
         throw error;
       });
       loaded.set(location, promise);
+      if (options.retryFailures) {
+        const kept = promise;
+        kept.catch(() => loaded.get(location) === kept && loaded.delete(location));
+      }
     }
     return promise;
   };
@@ -233,8 +243,9 @@ export interface DescriptionReadRules {
  * --tool-allow-ref-host), the document's remote sources trusted for their `$ref`s. `tool mcp serve`
  * reads them the same way to tell what each workflow sends. Throws as createDescriptionLoader does.
  */
-export function documentDescriptionLoader(pipeline: Pipeline, doc: LoadedDocument, rules: DescriptionReadRules, where: { env: Record<string, string | undefined>; cwd: string }, warn: (message: string) => void): DescriptionLoader {
+export function documentDescriptionLoader(pipeline: Pipeline, doc: LoadedDocument, rules: DescriptionReadRules, where: { env: Record<string, string | undefined>; cwd: string }, warn: (message: string) => void, retryFailures = false): DescriptionLoader {
   return createDescriptionLoader(pipeline, doc.absolutePath, {
+    retryFailures,
     env: where.env,
     allowRefHosts: rules.allowRefHosts ?? [],
     ...(rules.addressRefHosts ? { addressRefHosts: rules.addressRefHosts } : {}),
@@ -244,4 +255,21 @@ export function documentDescriptionLoader(pipeline: Pipeline, doc: LoadedDocumen
     sourceUrls: doc.model.sourceDescriptions.flatMap((source) => (source.url === undefined ? [] : [source.url])),
     warn,
   });
+}
+
+/**
+ * A run's view of a loader that runs share (retryFailures): a location that failed stays failed for
+ * the rest of this run, as with a loader of its own (validation and binding see the same error),
+ * while the next run tries it again.
+ */
+export function withinOneRun(shared: DescriptionLoader): DescriptionLoader {
+  const failed = new Map<string, Promise<OpenApiDescription>>();
+  const load = (location: string): Promise<OpenApiDescription> => {
+    const known = failed.get(location);
+    if (known !== undefined) return known;
+    const promise = shared(location);
+    promise.catch(() => failed.set(location, promise));
+    return promise;
+  };
+  return Object.assign(load, { readDocument: shared.readDocument, from: shared.from });
 }

@@ -10,7 +10,7 @@ import type { Reporter } from '../observe/reporter.js';
 
 /** Starts the GitHub Actions output of a run: its `::add-mask::` lines are printed at once. */
 export async function startGitHub(
-  run: { file: string; secretInputs?: readonly string[]; replay: boolean },
+  run: { file: string; secretInputs?: readonly string[]; replay: boolean; stoppedWith?: string | undefined },
   io: { stderr: Writable; env: Record<string, string | undefined>; cwd: string },
   reporter: Reporter,
 ): Promise<GitHubRun> {
@@ -23,6 +23,7 @@ export async function startGitHub(
     file: run.file,
     secrets: run.secretInputs ?? [],
     warn: (message) => reporter.warn(message),
+    ...(run.stoppedWith !== undefined ? { stoppedWith: run.stoppedWith } : {}),
   });
 }
 

@@ -9,7 +9,7 @@ import { createPipeline, type Pipeline } from '../http/create-pipeline.js';
 import { printableLine } from '../output/printable.js';
 import { redactUrl, secretNames } from '../output/redact.js';
 import { allOperations } from '../openapi/all-operations.js';
-import { documentDescriptionLoader, type DescriptionLoader } from '../plan/description-loader.js';
+import { documentDescriptionLoader, withinOneRun, type DescriptionLoader } from '../plan/description-loader.js';
 import type { RunDocuments } from '../plan/run-documents.js';
 import type { CriteriaOptions } from '../plan/evaluate-criteria.js';
 import { formatFinding } from '../arazzo/format-finding.js';
@@ -140,6 +140,8 @@ export interface RunDeps {
    * and its descriptions read, once for all the runs that share the memo.
    */
   memo?: RunMemo;
+  /** GitHub Actions: the token `arazzo test` stopped the runner's command processing with for all its runs (they overlap under --concurrency); the run neither stops nor resumes it. */
+  githubStoppedWith?: string;
   /** Subscribes to the run's events before its machine starts (`arazzo test`'s latency figures, `tool mcp serve`'s progress notifications): a listener must not throw. */
   observe?: (events: RunEvents) => void;
 }
@@ -153,7 +155,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
   // GitHub Actions: the run's secrets are registered with ::add-mask:: before anything is printed (docs/cli.md#ci).
-  const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined }, io, reporter) : undefined;
+  const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined, stoppedWith: deps.githubStoppedWith }, io, reporter) : undefined;
   const pipeline = deps.pipeline ?? createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;
@@ -316,10 +318,11 @@ async function compileRun(
     ...(deps.memo ? { memo: deps.memo } : {}),
     // The run reads its descriptions through the pipeline, once: validation checks them, binding binds them.
     descriptions: (doc) => {
-      const newLoader = () => documentDescriptionLoader(pipeline, doc, opts, io, (message) => reporter.warn(message));
-      // Runs that share a memo share the loader, and with it each description it has read (the first run's warnings said once).
+      const newLoader = (shared: boolean) => documentDescriptionLoader(pipeline, doc, opts, io, (message) => reporter.warn(message), shared);
+      // Runs that share a memo share the loader, and with it each description it has read (the first run's warnings said once);
+      // a description that could not be read is read again by the next run, not failed for the rest of the suite.
       const loaderKey = `descriptions ${doc.absolutePath} ${JSON.stringify([opts.allowRefHosts, opts.addressRefHosts, opts.allowRead, opts.timeoutMs, opts.retry])}`;
-      const loadDescription = deps.memo ? deps.memo.get(loaderKey, newLoader) : newLoader();
+      const loadDescription = deps.memo ? withinOneRun(deps.memo.get(loaderKey, () => newLoader(true))) : newLoader(false);
       return {
         loadDescription,
         loadOperations: async (url: string) => {

@@ -131,16 +131,35 @@ describe('tool arazzo merge-reports', () => {
     expect(result.stderr).toMatch(/✓ threshold p50<60s/);
   });
 
+  it('writes the merged JUnit testcases from their attributes: what else a shard\'s line holds does not reach the merged file', async () => {
+    const lines = read('shards/flows-1.xml').split('\n');
+    const at = lines.findIndex((line) => line.trim().startsWith('<testcase '));
+    lines[at] = `${lines[at]!.replace(/\/>$|<\/testcase>$/, (end) => end)}<injected by="a shard"/>`;
+    h.ws.write('injected/flows-1.xml', lines.join('\n'));
+    const result = await merge('injected/flows-1.xml', '--junit', 'injected-merged.xml');
+    expect([0, 1]).toContain(result.code);
+    const merged = read('injected-merged.xml');
+    expect(merged).not.toContain('injected');
+    expect(junitCases(merged).length).toBe(junitCases(read('shards/flows-1.xml')).length);
+  });
+
   it('refuses inputs that are not shard files (exit 2), naming the file and the line', async () => {
     h.ws.write('bad/not-report.json', '{"passed": 1}');
     h.ws.write('bad/broken.jsonl', '{"file":"a","status":"passed","durationMs":1}\nnot json\n{"file":"b","status":"passed","durationMs":1}\n');
     h.ws.write('bad/other.xml', '<?xml version="1.0"?>\n<testsuites name="jest">\n</testsuites>\n');
+    const report = JSON.parse(read('shards/flows-1.json')) as { statsData: { runs: { histogram: string }; workflows: unknown[] } };
+    h.ws.write('bad/histogram.json', JSON.stringify({ ...report, statsData: { ...report.statsData, runs: { ...report.statsData.runs, histogram: 'not-a-histogram' } } }));
+    h.ws.write('bad/typed.jsonl', '{"file":"a","status":"skipped","durationMs":0,"reason":42}\n{"file":"b","status":"passed","durationMs":1}\n');
+    h.ws.write('bad/series.json', JSON.stringify({ ...report, statsData: { ...report.statsData, workflows: [{ file: 'x' }] } }));
     const cases: Array<[string[], RegExp]> = [
       [[], /give the shards' files to merge/],
       [['nowhere/'], /cannot read nowhere\/: no such file or folder/],
       [['bad/not-report.json'], /bad\/not-report\.json is not a suite report of `tool arazzo test --report`/],
       [['bad/broken.jsonl'], /bad\/broken\.jsonl line 2 is not JSON/],
       [['bad/other.xml'], /bad\/other\.xml is not the --junit file of `tool arazzo test`/],
+      [['bad/typed.jsonl', '--junit', 'typed-out.xml'], /bad\/typed\.jsonl line 1 is not a run of a --results file \(its workflowId, row, iteration, reason or failure/],
+      [['bad/histogram.json'], /bad\/histogram\.json is not a suite report of `tool arazzo test --report` \(its figures cannot be read/],
+      [['bad/series.json'], /bad\/series\.json is not a suite report of `tool arazzo test --report` \(its figures cannot be read/],
       [['flows/orders.arazzo.yaml'], /cannot merge flows\/orders\.arazzo\.yaml: give \.json suite reports/],
       [['shards', '--report', 'no/such/folder/out.json'], /cannot write the --report file no\/such\/folder\/out\.json/],
     ];

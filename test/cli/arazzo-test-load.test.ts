@@ -162,6 +162,30 @@ describe('tool arazzo test under load', () => {
     expect(Math.min(...gaps)).toBeGreaterThan(50);
   });
 
+  it('--duration without --rate starts no run once the time is up, even one that waited for a free slot', async () => {
+    h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 1000 } });
+    const result = await test(['load', '--workflow', 'w1', '--duration', '1500ms']);
+    expect(result.code).toBe(0);
+    const at = h.server.hits.map((hit) => hit.at).sort((a, b) => a - b);
+    // One run at a time, 1 s each: the first at once, the second at 1 s; the third would start at 2 s, past the 1.5 s.
+    expect(at).toHaveLength(2);
+    expect(summaryOf(result.stdout).passed).toBe(2);
+  });
+
+  it('a remote description that could not be fetched for one run is fetched again for the next (the suite keeps no failure)', async () => {
+    const spec = `openapi: 3.0.3\ninfo: { title: remote, version: 1.0.0 }\nservers:\n  - url: '${h.server.url}'\npaths:\n  /a:\n    get: { operationId: getA, responses: { '200': { description: ok } } }\n`;
+    h.server.setRoutes({ 'GET /remote.yaml': [{ status: 404, body: 'not yet' }, { status: 200, body: spec, headers: { 'content-type': 'application/yaml' } }], 'GET /a': { status: 200, body: {} } });
+    writeFileSync(join(h.ws.dir, 'remote.arazzo.yaml'), `arazzo: 1.0.1\ninfo: { title: remote, version: 1.0.0 }\nsourceDescriptions:\n  - { name: api, url: '${h.server.url}/remote.yaml', type: openapi }\nworkflows:\n  - workflowId: w\n    steps:\n      - { stepId: get, operationId: getA, successCriteria: [ { condition: $statusCode == 200 } ] }\n`);
+    const result = await test(['remote.arazzo.yaml', '--repeat', '3'], { TOOL_CACHE_TTL: '0' });
+    const summary = summaryOf(result.stdout);
+    expect(summary.runs.map((run) => [run.iteration, run.status])).toEqual([
+      [1, 'failed'],
+      [2, 'passed'],
+      [3, 'passed'],
+    ]);
+    expect(h.server.hits.filter((hit) => hit.path === '/remote.yaml')).toHaveLength(2);
+  });
+
   it('--rate drops a start that finds --concurrency runs in flight, and counts it', async () => {
     h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 400 } });
     const result = await test(['load', '--workflow', 'w1', '--duration', '500ms', '--rate', '20/s', '--concurrency', '1']);
@@ -235,6 +259,32 @@ describe('tool arazzo test under load', () => {
     expect(summaryOf(resumed.stdout).runs.map((run) => run.workflowId)).toEqual(['waits', 'after']);
     const lines = readFileSync(join(h.ws.dir, 'ctrl-c.jsonl'), 'utf8').trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as Run).workflowId)).toEqual(['waits', 'after']);
+  });
+
+  it('--results naming the --resume file another way (./file) still appends to it, never empties it', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 200, body: {} } });
+    writeFileSync(join(h.ws.dir, 'same.jsonl'), `${JSON.stringify({ file: 'fast/two.arazzo.yaml', workflowId: 'w1', status: 'passed', durationMs: 1 })}\n`);
+    const resumed = await test(['fast/two.arazzo.yaml', '--resume', 'same.jsonl', '--results', './same.jsonl']);
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed.stdout).runs.map((run) => run.workflowId)).toEqual(['w2']);
+    const lines = readFileSync(join(h.ws.dir, 'same.jsonl'), 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as Run).workflowId)).toEqual(['w1', 'w2']);
+  });
+
+  it('--resume of a --repeat run goes on with the passes after those the results file holds whole', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 200, body: {} } });
+    expect((await test(['fast/two.arazzo.yaml', '--repeat', '3', '--results', 'passes.jsonl'])).code).toBe(0);
+    const lines = readFileSync(join(h.ws.dir, 'passes.jsonl'), 'utf8').trim().split('\n');
+    // Stopped during the second pass: the first pass and w1 of the second were written.
+    writeFileSync(join(h.ws.dir, 'passes.jsonl'), `${lines.slice(0, 3).join('\n')}\n`);
+    const resumed = await test(['fast/two.arazzo.yaml', '--repeat', '3', '--resume', 'passes.jsonl']);
+    expect(resumed.code).toBe(0);
+    expect(summaryOf(resumed.stdout).runs.map((run) => [run.workflowId, run.iteration])).toEqual([
+      ['w2', 2],
+      ['w1', 3],
+      ['w2', 3],
+    ]);
+    expect(summaryOf(resumed.stdout).resumed).toBe(3);
   });
 
   it('refuses a --resume file that cannot be read (exit 2), running nothing', async () => {

@@ -4,7 +4,7 @@
  * --bail, an invalid document among valid ones, --results JSON Lines and the usage errors.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useRunHarness } from './run-harness.js';
 import { runInWorkspace, startInWorkspace } from './run-in-workspace.js';
@@ -157,6 +157,17 @@ describe('tool arazzo test', () => {
     expect(result.stderr).toMatch(/--results no\/such\/folder\/results\.jsonl/);
     expect(result.stdout).toBe('');
     expect(h.server.hits).toHaveLength(0);
+  });
+
+  (existsSync('/dev/full') ? it : it.skip)('stops starting runs when --results cannot be written any more (a full disk): one error line, no internal error, exit 2, the summary still whole', async () => {
+    const result = await test(['suite', '--results', '/dev/full']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toMatch(/internal error|This is a bug/);
+    expect(result.stderr).toMatch(/^error: --results \/dev\/full: cannot write the file any more \(ENOSPC\)/m);
+    const summary = summaryOf(result.stdout);
+    // The first run's line could not be written: no other run starts.
+    expect(summary.runs).toHaveLength(1);
+    expect(summary.notRun).toBe(3);
   });
 
   it('names every pattern that matched no document (exit 2)', async () => {

@@ -115,3 +115,33 @@ describe('arazzo validate in GitHub Actions', () => {
     expect(result.stderr).toMatch(/^::error file=invalid-unknown-operation\.arazzo\.yaml,line=11,col=\d+,title=OPERATION_NOT_FOUND::/m);
   });
 });
+
+describe('arazzo test in GitHub Actions', () => {
+  it('registers every run\'s masks while command processing is on, under --concurrency too, and resumes processing at the end', async () => {
+    h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 200 } });
+    mkdirSync(join(h.ws.dir, 'gha-suite'), { recursive: true });
+    h.ws.fixture('api.openapi.yaml', { BASE_URL: h.server.url }, 'gha-suite/api.openapi.yaml');
+    writeFileSync(
+      join(h.ws.dir, 'gha-suite/rows.arazzo.yaml'),
+      'arazzo: 1.0.1\ninfo: { title: rows, version: 1.0.0 }\nsourceDescriptions:\n  - { name: api, url: ./api.openapi.yaml, type: openapi }\nworkflows:\n  - workflowId: w\n    inputs: { type: object, properties: { apiToken: { type: string } } }\n    steps:\n      - { stepId: get, operationId: getSlow, successCriteria: [ { condition: $statusCode == 200 } ] }\n',
+    );
+    const secrets = ['row-secret-one-1111', 'row-secret-two-2222', 'row-secret-three-3333', 'row-secret-four-4444'];
+    writeFileSync(join(h.ws.dir, 'gha-suite/rows.csv'), ['apiToken', ...secrets].join('\n'));
+    const result = await runInWorkspace(['arazzo', 'test', 'gha-suite/rows.arazzo.yaml', '--data', 'gha-suite/rows.csv', '--concurrency', '2'], { cwd: h.ws.dir, env: { GITHUB_ACTIONS: 'true' } });
+    expect(result.code).toBe(0);
+    // The runner's command processing, line by line: ::stop-commands::<token> stops it, only ::<token>:: resumes it.
+    let stoppedBy: string | undefined;
+    const masked: string[] = [];
+    for (const line of result.stderr.split('\n')) {
+      if (stoppedBy !== undefined) {
+        if (line === `::${stoppedBy}::`) stoppedBy = undefined;
+        continue;
+      }
+      const stop = /^::stop-commands::(.+)$/.exec(line);
+      if (stop !== null) stoppedBy = stop[1];
+      else if (line.startsWith('::add-mask::')) masked.push(line.slice('::add-mask::'.length));
+    }
+    expect(masked.sort()).toEqual([...secrets].sort());
+    expect(stoppedBy).toBeUndefined();
+  });
+});

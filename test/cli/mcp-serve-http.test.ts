@@ -60,6 +60,26 @@ describe('tool mcp serve --http: the bearer token and the address', () => {
     expect(api.hits).toEqual([]);
   });
 
+  it('refuses a request whose Host or Origin is not loopback (DNS rebinding), even with the token (403)', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(server.url);
+    const send = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${server.token}`, ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify(initialize));
+      });
+    expect(await send({ host: `attacker.example:${url.port}` })).toBe(403);
+    expect(await send({ origin: 'http://attacker.example' })).toBe(403);
+    expect(await send({ origin: 'null' })).toBe(403);
+    expect(await send({ host: `localhost:${url.port}`, origin: `http://localhost:${url.port}` })).toBe(200);
+    expect(await send({ origin: 'http://127.0.0.1:6274' })).toBe(200);
+    expect(api.hits).toEqual([]);
+  });
+
   it('refuses a host that is not loopback unless --http-host names it (exit 2)', async () => {
     const refused = await runTool(['mcp', 'serve', 'flows', '--http', '0.0.0.0:0'], { cwd: ws.dir });
     expect(refused.code).toBe(2);

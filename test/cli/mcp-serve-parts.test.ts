@@ -6,6 +6,7 @@ import { isLoopback, parseHttpAddress } from '../../src/cli/mcp/http-address.js'
 import { readsOnly, workflowSends } from '../../src/cli/mcp/step-methods.js';
 import { documentName, toolNames } from '../../src/cli/mcp/tool-names.js';
 import { inputSchemaOf, outputSchemaOf } from '../../src/cli/mcp/tool-schemas.js';
+import type { McpTool } from '../../src/cli/mcp/catalogue.js';
 
 const step = (fields: Partial<Step>): Step => ({ pointer: '', parameters: [], successCriteria: [], outputs: {}, dependsOn: [], ...fields }) as unknown as Step;
 const workflow = (fields: Partial<Workflow>): Workflow => ({ pointer: '', dependsOn: [], steps: [], outputs: {}, parameters: [], ...fields }) as unknown as Workflow;
@@ -81,5 +82,17 @@ describe('tool schemas', () => {
       required: ['id'],
     });
     expect(outputSchemaOf(w)).toEqual({ type: 'object', properties: { name: { description: 'from $steps.a.outputs.name' } } });
+  });
+});
+
+describe('a call\'s arguments', () => {
+  it('refuses a secret-named argument to a workflow that declares no inputs (it takes any other), unless --allow-secret-inputs', async () => {
+    const { callTool } = await import('../../src/cli/mcp/call-tool.js');
+    const { createLog } = await import('../../src/cli/mcp/log.js');
+    const { PassThrough } = await import('node:stream');
+    const tool = { name: 'w', workflowId: 'w', file: 'a.arazzo.yaml', declared: new Set(), refused: new Map(), secretsFromClient: false, options: { secretInputs: [] } } as unknown as McpTool;
+    const deps = { cwd: '/', env: {}, log: createLog(new PassThrough(), 'error'), secrets: new Set<string>() };
+    const result = await callTool(tool, { apiToken: 'from-the-model' }, { signal: new AbortController().signal }, deps);
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Invalid arguments: input "apiToken" cannot be given: it is secret-named, and the server takes secrets only from its own --input-env (or --allow-secret-inputs); nothing was sent.' }] });
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../e2e/helpers/build.js';
-import { connectStdio, setUpWorkspace, startApi, type Api, type Workspace } from './mcp-harness.js';
+import { connectStdio, REGISTRY_TOKEN, setUpWorkspace, startApi, type Api, type Workspace } from './mcp-harness.js';
 import { mcpScenarios } from './mcp-scenarios.js';
 
 describe('tool mcp serve over stdio', () => {
@@ -54,6 +54,22 @@ describe('tool mcp serve: secret inputs and resources', () => {
       expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { apiToken: { type: 'string' } }, required: ['apiToken'] });
       const ran = await server.client.callTool({ name: 'withToken', arguments: { apiToken: 'model-given-secret-77' } });
       expect(ran.structuredContent).toEqual({ echo: '***' });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('keeps the registry\'s token and a client-given secret out of the log in GitHub Actions too (no ::add-mask:: line is logged)', async () => {
+    const server = await connectStdio({ ...ws, env: { ...ws.env, GITHUB_ACTIONS: 'true' } }, ['--allow-secret-inputs']);
+    try {
+      const read = await server.client.callTool({ name: 'getPet', arguments: { petId: 7 } });
+      expect(read.isError).toBeFalsy();
+      const ran = await server.client.callTool({ name: 'withToken', arguments: { apiToken: 'model-given-secret-78' } });
+      expect(ran.isError).toBeFalsy();
+      expect(server.stderr()).not.toContain(REGISTRY_TOKEN);
+      expect(server.stderr()).not.toContain('model-given-secret-78');
+      expect(server.stderr()).not.toContain('::add-mask::');
+      expect(server.stderr()).not.toContain('::stop-commands::');
     } finally {
       await server.close();
     }

@@ -13,7 +13,7 @@ import { isSecretName, valueMasker } from '../../output/redact.js';
 import type { RunEvents } from '../../observe/run-events.js';
 import type { RunRecord } from '../../run/run-record.js';
 import type { RunIO } from '../../run/run-workflow.js';
-import type { McpTool } from './catalogue.js';
+import { SECRET_REFUSED, type McpTool } from './catalogue.js';
 import { lineStream, type McpLog } from './log.js';
 
 /** What a call returns, as MCP's CallToolResult has it. */
@@ -59,9 +59,12 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
   const explanation: string[] = [];
   const stderr = lineStream((line) => {
     if (explanation.length > 0 || line.startsWith('error: workflow')) explanation.push(line);
-    else deps.log.warn(`${tool.name}: ${line.replace(/^warning:\s*/, '')}`);
+    // Masked with this call's secrets too (a client-given one is not among the server's).
+    else deps.log.warn(`${tool.name}: ${printableLine(line.replace(/^warning:\s*/, ''), { values: secrets })}`);
   });
-  const io: RunIO = { stdout, stderr, cwd: deps.cwd, colors: false, signal: request.signal, env: deps.env };
+  // A call's run speaks to no CI runner: in GitHub Actions it would print its ::add-mask:: lines
+  // (the registry's credentials, the secret inputs) on its stderr, which is the server's log.
+  const io: RunIO = { stdout, stderr, cwd: deps.cwd, colors: false, signal: request.signal, env: { ...deps.env, GITHUB_ACTIONS: undefined } };
   deps.log.info(`${tool.name}: running workflow "${tool.workflowId}" of ${tool.file}`);
   let outcome;
   try {
@@ -100,7 +103,8 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, req
 /** Why the client may not give one of `args`, or undefined: an input the server gives, a refused secret, an input the workflow does not declare. */
 function refusedArgument(tool: McpTool, args: Record<string, unknown>): string | undefined {
   for (const name of Object.keys(args)) {
-    const why = tool.refused.get(name);
+    // A workflow that declares no inputs takes any: a secret-named one is still not the client's to give.
+    const why = tool.refused.get(name) ?? (!tool.secretsFromClient && isSecretName(name) ? SECRET_REFUSED : undefined);
     if (why !== undefined) return `input "${printableLine(name)}" cannot be given: ${why}`;
     if (tool.declared.size > 0 && !tool.declared.has(name)) return `workflow "${tool.workflowId}" has no input "${printableLine(name)}" (its inputs: ${[...tool.declared].filter((n) => !tool.refused.has(n)).join(', ') || 'none the client gives'})`;
   }

@@ -53,6 +53,8 @@ export interface McpTool {
   declared: ReadonlySet<string>;
   /** Declared inputs the client may not give: those the server gives, and secret-named ones without --allow-secret-inputs. */
   refused: ReadonlyMap<string, string>;
+  /** --allow-secret-inputs: the client may give secret-named inputs (without it, it may give none, declared or not). */
+  secretsFromClient: boolean;
   doc: LoadedDocument;
   workflow: Workflow;
 }
@@ -151,6 +153,9 @@ async function readDocument(file: string, options: RunOptions, context: { env: R
   }
 }
 
+/** Why the client may not give a secret-named input. */
+export const SECRET_REFUSED = 'it is secret-named, and the server takes secrets only from its own --input-env (or --allow-secret-inputs)';
+
 /** The workflow as a tool, or undefined (logged) when it is not listed: it writes without --allow-writes, or needs a secret the client may not give. */
 function candidateFor(file: string, doc: LoadedDocument, workflow: Workflow, sources: BoundSource[], options: RunOptions, flags: CatalogueFlags, log: McpLog): Candidate | undefined {
   const workflowId = workflow.workflowId!;
@@ -166,7 +171,7 @@ function candidateFor(file: string, doc: LoadedDocument, workflow: Workflow, sou
   const given = declared.size === 0 ? { ...options.inputs } : Object.fromEntries(Object.entries(options.inputs).filter(([name]) => declared.has(name)));
   const refused = new Map<string, string>();
   for (const name of Object.keys(given)) refused.set(name, 'the server gives it');
-  if (!flags.allowSecretInputs) for (const name of declared) if (!refused.has(name) && isSecretName(name)) refused.set(name, 'it is secret-named, and the server takes secrets only from its own --input-env (or --allow-secret-inputs)');
+  if (!flags.allowSecretInputs) for (const name of declared) if (!refused.has(name) && isSecretName(name)) refused.set(name, SECRET_REFUSED);
   const schema = inputSchemaOf(workflow, doc.model, new Set(refused.keys()));
   const missingSecret = requiredOfSchema(workflow, doc, declared).filter((name) => refused.has(name) && !Object.hasOwn(given, name));
   if (missingSecret.length > 0) {
@@ -184,6 +189,7 @@ function candidateFor(file: string, doc: LoadedDocument, workflow: Workflow, sou
     options: { ...options, workflowId, inputs: given, stringInputs: (options.stringInputs ?? []).filter((name) => Object.hasOwn(given, name)) },
     declared,
     refused,
+    secretsFromClient: flags.allowSecretInputs,
     doc,
     workflow,
   };

@@ -1,13 +1,15 @@
 /**
  * Streamable HTTP on `/mcp`: every request must carry `Authorization: Bearer <token>` (compared in
- * constant time; 401 otherwise); each client session gets its own server and transport.
+ * constant time; 401 otherwise); each client session gets its own server and transport. On a
+ * loopback address, a request whose Host or Origin names another host is refused (403): a web page
+ * that rebinds its own name to 127.0.0.1 (DNS rebinding) gets nowhere, as MCP's transport spec asks.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { HttpAddress } from './http-address.js';
+import { isLoopback, type HttpAddress } from './http-address.js';
 import type { McpLog } from './log.js';
 
 /** The most sessions open at once: past it, a new client gets 503 until one ends. */
@@ -31,9 +33,14 @@ export async function serveHttp(address: HttpAddress, token: string, serverFor: 
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
   };
 
+  const loopbackOnly = isLoopback(address.host);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') return fail(res, 404, 'not found: the MCP endpoint is /mcp');
+    if (loopbackOnly && !fromLoopback(req)) {
+      log.warn(`refused a ${req.method ?? ''} request whose Host or Origin is not a loopback name (a web page rebinding its name?)`);
+      return fail(res, 403, 'forbidden: the Host and Origin of a request to a loopback server must be loopback names');
+    }
     if (!authorized(req)) {
       log.warn(`refused a ${req.method ?? ''} request without the bearer token`);
       return fail(res, 401, 'unauthorized: send Authorization: Bearer <the token the server printed>', { 'www-authenticate': 'Bearer' });
@@ -88,4 +95,28 @@ export async function serveHttp(address: HttpAddress, token: string, serverFor: 
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Whether the request's Host (and Origin, when it has one) name a loopback host: what a page of another site cannot send, whatever its name resolves to. */
+function fromLoopback(req: IncomingMessage): boolean {
+  const hostOf = (authority: string) => {
+    try {
+      return new URL(`http://${authority}`).hostname;
+    } catch {
+      return undefined;
+    }
+  };
+  const host = req.headers.host === undefined ? undefined : hostOf(req.headers.host);
+  if (host === undefined || !isLoopback(host)) return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  let originHost: string;
+  try {
+    const url = new URL(origin);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+    originHost = url.hostname;
+  } catch {
+    return false;
+  }
+  return isLoopback(originHost);
 }

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { FileError, ToolError } from '../../errors/tool-error.js';
 import { isSuiteReport, SUITE_REPORT_FORMAT, type SuiteReport } from './suite-report.js';
-import { JUNIT_NAME, unescapeXml, type RunLine } from './suite-junit.js';
+import { attr, JUNIT_NAME, unescapeXml, type RunLine } from './suite-junit.js';
 
 const HINT = 'merge-reports reads the --report (.json), --results (.jsonl) and --junit (.xml) files of `tool arazzo test`.';
 
@@ -63,10 +63,19 @@ function runOf(text: string): RunLine | string {
   if (typeof value !== 'object' || value === null || typeof run.file !== 'string' || (status !== 'passed' && status !== 'failed' && status !== 'skipped') || typeof run.durationMs !== 'number') {
     return 'is not a run of a --results file (an object with file, status and durationMs)';
   }
+  // The fields the merged files print must have the types `arazzo test` writes them with.
+  const failure = run.failure as Record<string, unknown> | undefined;
+  const typed =
+    (run.workflowId === undefined || run.workflowId === null || typeof run.workflowId === 'string') &&
+    (run.row === undefined || typeof run.row === 'number') &&
+    (run.iteration === undefined || typeof run.iteration === 'number') &&
+    (run.reason === undefined || typeof run.reason === 'string') &&
+    (failure === undefined || (typeof failure === 'object' && failure !== null && typeof failure.code === 'string' && typeof failure.message === 'string' && ['workflowId', 'stepId'].every((key) => failure[key] === undefined || typeof failure[key] === 'string')));
+  if (!typed) return 'is not a run of a --results file (its workflowId, row, iteration, reason or failure is not of the type arazzo test writes)';
   return value as RunLine;
 }
 
-/** A testcase of a shard's JUnit file: its suite and attributes (unescaped), and its line as written. */
+/** A testcase of a shard's JUnit file: its suite and attributes (unescaped), and the testcase written again from them (one line). */
 export interface JunitCase {
   suite: string;
   name: string;
@@ -80,6 +89,7 @@ export interface JunitCase {
 const SUITE = /^\s*<testsuite name="([^"]*)"/;
 const CASE = /^\s*(<testcase name="([^"]*)" classname="([^"]*)" time="([0-9.]+)".*)$/;
 const FAILURE = /<failure message="([^"]*)" type="([^"]*)"/;
+const SKIPPED = /<skipped message="([^"]*)"/;
 
 /**
  * Calls `onCase` with each testcase of a JUnit file `arazzo test --junit` wrote (a testcase per
@@ -106,7 +116,18 @@ export async function readJunitCases(path: string, cwd: string, onCase: (testcas
     if (found === null) return;
     if (suite === undefined) throw invalid(`${path} line ${line} has a testcase outside a testsuite`);
     const failure = FAILURE.exec(text);
-    const testcase: JunitCase = { suite, name: unescapeXml(found[2]!), classname: unescapeXml(found[3]!), seconds: Number(found[4]), outcome: failure !== null ? 'failed' : text.includes('<skipped ') ? 'skipped' : 'passed', xml: found[1]! };
+    const skipped = failure === null ? SKIPPED.exec(text) : null;
+    const name = unescapeXml(found[2]!);
+    const classname = unescapeXml(found[3]!);
+    // Written again from what was read, never copied: whatever else the line holds stays out of the merged file.
+    const open = `<testcase name="${attr(name)}" classname="${attr(classname)}" time="${found[4]!}"`;
+    const xml =
+      failure !== null
+        ? `${open}><failure message="${attr(unescapeXml(failure[1]!))}" type="${attr(unescapeXml(failure[2]!))}"/></testcase>`
+        : skipped !== null
+          ? `${open}><skipped message="${attr(unescapeXml(skipped[1]!))}"/></testcase>`
+          : `${open}/>`;
+    const testcase: JunitCase = { suite, name, classname, seconds: Number(found[4]), outcome: failure !== null ? 'failed' : skipped !== null ? 'skipped' : 'passed', xml };
     if (failure !== null) testcase.failure = { message: unescapeXml(failure[1]!), code: unescapeXml(failure[2]!) };
     onCase(testcase);
   });

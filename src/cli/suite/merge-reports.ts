@@ -8,6 +8,7 @@
  * series and a short hash per run, never the runs.
  */
 import type { ToolContext } from '../context.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { EXIT } from '../exit-codes.js';
 import { styleFor, type Style } from '../../output/style.js';
 import { printableLine } from '../../output/printable.js';
@@ -88,7 +89,15 @@ export async function mergeReports(options: MergeOptions, context: ToolContext):
 
 /** Reads every input into `merged` and the merged JUnit file; returns how many duplicate runs and testcases were found. */
 async function readInputs(inputs: MergeInputs, merged: MergedSuite, files: SuiteReportFiles | undefined, cwd: string, warn: (message: string) => void): Promise<number> {
-  for (const path of inputs.reports) merged.addReport(await readSuiteReport(path, cwd), path);
+  for (const path of inputs.reports) {
+    const report = await readSuiteReport(path, cwd);
+    try {
+      merged.addReport(report, path);
+    } catch (error) {
+      // Its fields are there but not as a report has them (a histogram that does not decode, a series without its counts).
+      throw new ToolError('MERGE_INPUT_INVALID', `${path} is not a suite report of \`tool arazzo test --report\` (its figures cannot be read: ${(error as Error).message})`, 'merge-reports reads the --report (.json), --results (.jsonl) and --junit (.xml) files of `tool arazzo test`.');
+    }
+  }
   const countRuns = inputs.reports.length === 0;
   const casesFromRuns = inputs.junit.length === 0;
   let duplicates = 0;

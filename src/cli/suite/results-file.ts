@@ -13,7 +13,11 @@ import type { RunKey } from './suite-runs.js';
 
 /** An open results file. */
 export interface ResultsFile {
-  /** Appends the run's line (lines keep the order of the calls); resolves once the operating system has it. */
+  /**
+   * Appends the run's line (lines keep the order of the calls); resolves once the operating system
+   * has it. Rejects with a CommandUsageError when it could not be written (a full disk); the lines
+   * after a failed one are not written, and their calls resolve.
+   */
   write(result: SuiteResult): Promise<void>;
   close(): Promise<void>;
 }
@@ -35,13 +39,21 @@ export async function openResultsFile(path: string, cwd: string, append = false)
   if (append) await handle.truncate(position);
   // One write at a time: runs finish together under --concurrency, and each line must stay whole.
   let last: Promise<void> = Promise.resolve();
+  let failed = false;
   return {
     write(result) {
       const line = `${JSON.stringify(resultRecord(result, true))}\n`;
-      last = last.then(async () => {
-        await handle.write(line);
+      const written = last.then(async () => {
+        if (failed) return;
+        try {
+          await handle.write(line);
+        } catch (error) {
+          failed = true;
+          throw new CommandUsageError(`--results ${path}: cannot write the file any more (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it holds the runs that finished before, and no other run was started`, 'Free some space (or give a path on another disk), then go on with --resume.');
+        }
       });
-      return last;
+      last = written.catch(() => undefined);
+      return written;
     },
     async close() {
       await last.catch(() => undefined);

@@ -56,6 +56,8 @@ export interface SharedRunDeps {
   registry?: ApiLookup;
   /** Documents read and validated, and descriptions read, once for all the runs. */
   memo?: RunMemo;
+  /** GitHub Actions: the token the suite stopped command processing with (github-run.ts). */
+  githubStoppedWith?: string;
 }
 
 /** The streams and signal a run writes to: stderr gets its warnings and an invalid document's findings. */
@@ -89,6 +91,7 @@ export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO, shared?: Sha
     deps.pipeline = shared.pipelineFor(entry.options);
     if (shared.registry !== undefined) deps.registry = shared.registry;
     if (shared.memo !== undefined) deps.memo = shared.memo;
+    if (shared.githubStoppedWith !== undefined) deps.githubStoppedWith = shared.githubStoppedWith;
   }
   try {
     const outcome = await runWorkflowFile({ ...entry.options, output: 'json', quiet: true }, { ...io, stdout }, deps);

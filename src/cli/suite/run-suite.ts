@@ -10,11 +10,16 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ToolContext } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
+import { printableLine } from '../../output/printable.js';
+import { inGitHubActions } from '../../observe/github/workflow-commands.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
 import { createRunMemo, type RunMemo } from '../../plan/run-memo.js';
@@ -81,6 +86,17 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const rows = options.data !== undefined ? await openDataRows(options.data, context.cwd) : undefined;
   const data: DataRun | undefined = dataEntry !== undefined && rows !== undefined && options.data !== undefined ? { entry: dataEntry, rows, open: () => openDataRows(options.data!, context.cwd) } : undefined;
   const shared = await sharedDeps(context.env, memo);
+  // GitHub Actions: each run stops the runner's command processing while it runs, with a token of
+  // its own, and resumes it when it ends; runs that overlap (--concurrency) would print their masks
+  // while another run has it stopped, and resume it while others still run. The suite stops it
+  // once, with one token, around all its runs; each run prints its masks and annotations as commands.
+  const githubToken = inGitHubActions(context.env) ? randomBytes(16).toString('hex') : undefined;
+  if (githubToken !== undefined) shared.deps.githubStoppedWith = githubToken;
+  let commandsStopped = false;
+  const resumeCommands = () => {
+    if (commandsStopped) context.stderr.write(`::${githubToken}::\n`);
+    commandsStopped = false;
+  };
   const latency = new SuiteLatency();
   const counts = { passed: 0, failed: 0, skipped: 0 };
   let code: number = EXIT.OK;
@@ -113,6 +129,8 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   let results: ResultsFile | undefined;
   let summary: ReturnType<typeof startSummary> | undefined;
   let reports: SuiteReportFiles | undefined;
+  // The --results file could not be written any more.
+  let resultsError: ToolError | undefined;
 
   const finish = async (result: SuiteResult) => {
     if (result.ended === 'interrupted') {
@@ -138,13 +156,25 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     if (options.bail && result.status === 'failed') stopped = true;
     // An invalid document fails every row alike (its findings printed each time): one row says it.
     if (result.row !== undefined && result.ended === 'invalid-document') stopped = true;
-    await results?.write(result);
+    await results?.write(result).catch((error: unknown) => {
+      if (!(error instanceof ToolError)) throw error;
+      // A full disk: the runs would go unrecorded (and --resume would run them again), so none more starts.
+      resultsError ??= error;
+      stopped = true;
+      code = worse(code, exitCodeFor(error.kind));
+    });
   };
 
   try {
-    results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, options.resume !== undefined && resultsPath === options.resume) : undefined;
+    // Appended to when it is the --resume file, however the two flags spell its path: emptying it would lose the runs it holds.
+    const appending = options.resume !== undefined && resultsPath !== undefined && resolve(context.cwd, resultsPath) === resolve(context.cwd, options.resume);
+    results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, appending) : undefined;
     reports = wantsReports(options.reports) ? await openSuiteReports(options.reports, context.cwd) : undefined;
     summary = startSummary(context.stdout);
+    if (githubToken !== undefined) {
+      context.stderr.write(`::stop-commands::${githubToken}\n`);
+      commandsStopped = true;
+    }
     const inFlight = new Set<Promise<void>>();
     let starts = 0;
     let rateStart: number | undefined;
@@ -170,6 +200,8 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
         }
       } else {
         while (inFlight.size >= load.concurrency) await Promise.race(inFlight);
+        // The wait for a free slot may have outlasted --duration: no run starts after it.
+        if (deadline !== undefined && performance.now() >= deadline) break;
       }
       if (stopped) {
         notRun++;
@@ -185,6 +217,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     await Promise.all(inFlight);
   } catch (error) {
     await reports?.discard();
+    resumeCommands();
     throw error;
   } finally {
     progress.stop();
@@ -200,6 +233,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const stats = statsFigures(latency, seconds);
   if (load.load || thresholds.length > 0) for (const line of figuresLines(stats, style)) context.stderr.write(`${line}\n`);
   for (const verdict of verdicts) context.stderr.write(`${thresholdLine(verdict, style)}\n`);
+  if (resultsError !== undefined) context.stderr.write(`${style.red('error:')} ${printableLine(resultsError.message)}\n${resultsError.hint ? `  ${resultsError.hint}\n` : ''}`);
   if (warnings.repeats() > 0) context.stderr.write(`${style.dim(`(${warnings.repeats()} repeated warning${warnings.repeats() === 1 ? '' : 's'} not shown)`)}\n`);
   context.stderr.write(`${summaryLine({ ...counts, notRun, resumed, dropped, documents: files.length, durationMs }, style)}\n`);
   const fields = {
@@ -217,6 +251,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   summary?.end(fields);
   // A report that cannot be written is a warning: the exit code stays the suite's, as for `arazzo run`.
   await reports?.write({ format: SUITE_REPORT_FORMAT, ...fields, endedAt: new Date().toISOString(), statsData: statsData(latency) }).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${error.message}\n`));
+  resumeCommands();
   return interrupted ? EXIT.INTERRUPTED : code;
 }
 

@@ -56,8 +56,9 @@ export async function* suiteRuns(entries: readonly SuiteEntry[], data: DataRun |
     for await (const run of onePass(entries, data, iteration === 1, io, shared)) {
       if (!passes.inShard(run.position)) continue;
       const keyed = repeated ? { ...run, iteration } : run;
-      if (passes.done(keyed)) continue;
+      // A run --resume finds done counts as live: the passes after it still have runs to make.
       live ||= !run.inert;
+      if (passes.done(keyed)) continue;
       yield repeated ? { ...keyed, start: () => run.start().then((result) => ({ ...result, iteration })) } : keyed;
     }
     // A pass of skips and failures to start would repeat as fast as it can: another changes nothing.

@@ -27,6 +27,13 @@ export interface GitHubRunOptions {
   secrets: readonly string[];
   /** Says a summary that could not be written (one line). */
   warn: (message: string) => void;
+  /**
+   * The token the caller stopped command processing with for all its runs (`arazzo test`, whose
+   * runs overlap under --concurrency): the run prints its masks as one of its own commands and
+   * leaves processing stopped when it ends; the caller resumes it. Without it, the run stops
+   * processing with a token of its own and resumes it when it ends.
+   */
+  stoppedWith?: string;
 }
 
 export interface GitHubRun {
@@ -45,12 +52,15 @@ export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
   // knows: a server's text that stderr shows (an echoed `::error::…`, `::stop-commands::…`) is then
   // read as text, never as a workflow command. Each of tool's commands is printed with processing
   // resumed for it; `end` resumes it for good, for whatever the job's step runs after tool.
-  const token = randomBytes(16).toString('hex');
+  const token = opts.stoppedWith ?? randomBytes(16).toString('hex');
   const print = (text: string) => {
     if (text !== '') opts.stderr.write(`::${token}::\n${text}::stop-commands::${token}\n`);
   };
-  opts.stderr.write(`${addMasks(known)}::stop-commands::${token}\n`);
-  const end = () => opts.stderr.write(`::${token}::\n`);
+  if (opts.stoppedWith === undefined) opts.stderr.write(`${addMasks(known)}::stop-commands::${token}\n`);
+  else print(addMasks(known));
+  const end = () => {
+    if (opts.stoppedWith === undefined) opts.stderr.write(`::${token}::\n`);
+  };
   const steps: SummaryStep[] = [];
   let done = false;
   const file = annotationFile(opts.file, opts.cwd, opts.env);
