@@ -5,12 +5,12 @@
  */
 import type { Writable } from 'node:stream';
 import type { LoadedDocument, Position, Workflow } from '../arazzo/model.js';
-import type { GitHubRun } from '../observe/github/github-run.js';
+import type { GitHubRun, GitHubSuite } from '../observe/github/github-run.js';
 import type { Reporter } from '../observe/reporter.js';
 
 /** Starts the GitHub Actions output of a run: its `::add-mask::` lines are printed at once. */
 export async function startGitHub(
-  run: { file: string; secretInputs?: readonly string[]; replay: boolean; stoppedWith?: string | undefined },
+  run: { file: string; secretInputs?: readonly string[]; replay: boolean; suite?: GitHubSuite | undefined },
   io: { stderr: Writable; env: Record<string, string | undefined>; cwd: string },
   reporter: Reporter,
 ): Promise<GitHubRun> {
@@ -23,7 +23,7 @@ export async function startGitHub(
     file: run.file,
     secrets: run.secretInputs ?? [],
     warn: (message) => reporter.warn(message),
-    ...(run.stoppedWith !== undefined ? { stoppedWith: run.stoppedWith } : {}),
+    ...(run.suite !== undefined ? { suite: run.suite } : {}),
   });
 }
 

@@ -39,6 +39,7 @@ import { runnerFindings } from '../plan/gate-document.js';
 import { stopOfError, stopOfInvalidDocument } from './run-stop.js';
 import { inGitHubActions } from '../observe/github/workflow-commands.js';
 import { startGitHub, stepPositions } from './github-output.js';
+import type { GitHubSuite } from '../observe/github/github-run.js';
 import type { Position } from '../arazzo/model.js';
 import { DEFAULT_PROFILE, type RunnerProfile } from '../arazzo/runner-profile.js';
 import { criteriaOptionsFor } from '../plan/criteria-options.js';
@@ -140,8 +141,8 @@ export interface RunDeps {
    * and its descriptions read, once for all the runs that share the memo.
    */
   memo?: RunMemo;
-  /** GitHub Actions: the token `arazzo test` stopped the runner's command processing with for all its runs (they overlap under --concurrency); the run neither stops nor resumes it. */
-  githubStoppedWith?: string;
+  /** GitHub Actions: the run is one of `arazzo test`'s (github-run.ts GitHubSuite): the suite's command-processing token, one summary for the suite, a cap on annotations. */
+  githubSuite?: GitHubSuite;
   /** Subscribes to the run's events before its machine starts (`arazzo test`'s latency figures, `tool mcp serve`'s progress notifications): a listener must not throw. */
   observe?: (events: RunEvents) => void;
 }
@@ -155,7 +156,7 @@ export async function runWorkflowFile(opts: RunOptions, io: RunIO, deps: RunDeps
   const style = styleFor(io.colors);
   const reporter = createReporter(io.stderr, style, { quiet: opts.quiet, secrets: opts.secretInputs ?? [], verbose: opts.verbose, bodyLimit: opts.bodyLimit });
   // GitHub Actions: the run's secrets are registered with ::add-mask:: before anything is printed (docs/cli.md#ci).
-  const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined, stoppedWith: deps.githubStoppedWith }, io, reporter) : undefined;
+  const github = inGitHubActions(io.env) ? await startGitHub({ file: opts.file, secretInputs: opts.secretInputs, replay: deps.sender !== undefined, suite: deps.githubSuite }, io, reporter) : undefined;
   const pipeline = deps.pipeline ?? createPipeline({ timeoutMs: opts.timeoutMs, retry: opts.retry, retryUnsafe: opts.retryUnsafe });
   let tracer: Tracer | undefined;
   let live: LiveInspector | undefined;

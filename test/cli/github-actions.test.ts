@@ -144,4 +144,25 @@ describe('arazzo test in GitHub Actions', () => {
     expect(masked.sort()).toEqual([...secrets].sort());
     expect(stoppedBy).toBeUndefined();
   });
+
+  it('writes one step summary for the suite (counts, the first failures), not one per run, and annotates only the first ten failures', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 500, body: { error: 'down' } } });
+    mkdirSync(join(h.ws.dir, 'gha-load'), { recursive: true });
+    h.ws.fixture('api.openapi.yaml', { BASE_URL: h.server.url }, 'gha-load/api.openapi.yaml');
+    writeFileSync(
+      join(h.ws.dir, 'gha-load/fails.arazzo.yaml'),
+      'arazzo: 1.0.1\ninfo: { title: fails, version: 1.0.0 }\nsourceDescriptions:\n  - { name: api, url: ./api.openapi.yaml, type: openapi }\nworkflows:\n  - workflowId: failing\n    steps:\n      - { stepId: getA, operationId: getA, successCriteria: [ { condition: $statusCode == 200 } ] }\n',
+    );
+    const result = await runInWorkspace(['arazzo', 'test', 'gha-load/fails.arazzo.yaml', '--repeat', '30', '--concurrency', '4', '--tool-retry', '0'], { cwd: h.ws.dir, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: 'gha-load/summary.md' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr.match(/^::error /gm)).toHaveLength(10);
+    const markdown = readFileSync(join(h.ws.dir, 'gha-load/summary.md'), 'utf8');
+    expect(markdown.match(/^### /gm)).toEqual(['### ']);
+    expect(markdown).toMatch(/^### ❌ tool arazzo test: 0 passed, 30 failed, 0 skipped$/m);
+    expect(markdown.match(/^\| gha\\-load\/fails\\\.arazzo\\\.yaml \| failing /gm)).toHaveLength(20);
+    expect(markdown).toMatch(/… and 10 more failed runs/);
+    // Under load, the figures per workflow.
+    expect(markdown).toMatch(/\| Workflow \| Runs \| Errors \|/);
+  });
 });
+

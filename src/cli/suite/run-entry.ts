@@ -15,6 +15,7 @@ import { runWorkflowFile, type RunDeps, type RunIO, type RunOptions } from '../.
 import type { Pipeline } from '../../http/create-pipeline.js';
 import type { ApiLookup } from '../../plan/bind-sources.js';
 import type { RunMemo } from '../../plan/run-memo.js';
+import type { GitHubSuite } from '../../observe/github/github-run.js';
 import type { RecordFailure, RunRecord } from '../../run/run-record.js';
 import type { SuiteEntry } from './plan-suite.js';
 
@@ -56,8 +57,8 @@ export interface SharedRunDeps {
   registry?: ApiLookup;
   /** Documents read and validated, and descriptions read, once for all the runs. */
   memo?: RunMemo;
-  /** GitHub Actions: the token the suite stopped command processing with (github-run.ts). */
-  githubStoppedWith?: string;
+  /** GitHub Actions: the suite's command-processing token, its one summary, its cap on annotations (github-run.ts). */
+  githubSuite?: GitHubSuite;
 }
 
 /** The streams and signal a run writes to: stderr gets its warnings and an invalid document's findings. */
@@ -91,7 +92,7 @@ export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO, shared?: Sha
     deps.pipeline = shared.pipelineFor(entry.options);
     if (shared.registry !== undefined) deps.registry = shared.registry;
     if (shared.memo !== undefined) deps.memo = shared.memo;
-    if (shared.githubStoppedWith !== undefined) deps.githubStoppedWith = shared.githubStoppedWith;
+    if (shared.githubSuite !== undefined) deps.githubSuite = shared.githubSuite;
   }
   try {
     const outcome = await runWorkflowFile({ ...entry.options, output: 'json', quiet: true }, { ...io, stdout }, deps);

@@ -38,6 +38,8 @@ import { checkThresholds, parseThresholds, type ThresholdVerdict } from '../../s
 import { startSummary } from '../../suite/summary-output.js';
 import { createProgress } from '../../suite/progress-bar.js';
 import { onceWarnings } from '../../suite/once-warnings.js';
+import { SUMMARY_FAILURES, suiteStepSummary, type SuiteSummaryFailure } from '../../suite/github-summary.js';
+import { appendStepSummary } from '../../observe/github/step-summary.js';
 import { openSuiteReports, type SuiteReportFiles, type SuiteReportTargets } from './suite-reports.js';
 import { SUITE_REPORT_FORMAT } from './suite-report.js';
 import type { RunLine } from './suite-junit.js';
@@ -90,8 +92,11 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   // its own, and resumes it when it ends; runs that overlap (--concurrency) would print their masks
   // while another run has it stopped, and resume it while others still run. The suite stops it
   // once, with one token, around all its runs; each run prints its masks and annotations as commands.
+  // It also writes one step summary for all its runs, and lets only the first failures annotate.
   const githubToken = inGitHubActions(context.env) ? randomBytes(16).toString('hex') : undefined;
-  if (githubToken !== undefined) shared.deps.githubStoppedWith = githubToken;
+  let annotations = 0;
+  if (githubToken !== undefined) shared.deps.githubSuite = { stoppedWith: githubToken, annotate: () => annotations++ < SUITE_ANNOTATIONS };
+  const githubFailures: SuiteSummaryFailure[] = [];
   let commandsStopped = false;
   const resumeCommands = () => {
     if (commandsStopped) context.stderr.write(`::${githubToken}::\n`);
@@ -150,6 +155,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     if (!load.load || result.status === 'failed' || (result.status === 'skipped' && (result.iteration ?? 1) === 1)) progress.line(resultLine(result, style));
     progress.update({ done: counts.passed + counts.failed + counts.skipped, failed: counts.failed });
     const record = resultRecord(result, false);
+    if (githubToken !== undefined && result.status === 'failed' && githubFailures.length < SUMMARY_FAILURES) githubFailures.push(summaryFailure(result));
     summary?.run(record);
     reports?.run(record as unknown as RunLine);
     code = worse(code, exitCodeFor(result.ended));
@@ -251,8 +257,24 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   summary?.end(fields);
   // A report that cannot be written is a warning: the exit code stays the suite's, as for `arazzo run`.
   await reports?.write({ format: SUITE_REPORT_FORMAT, ...fields, endedAt: new Date().toISOString(), statsData: statsData(latency) }).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${error.message}\n`));
+  const summaryPath = context.env.GITHUB_STEP_SUMMARY;
+  if (githubToken !== undefined && summaryPath !== undefined && summaryPath !== '') {
+    const markdown = suiteStepSummary({ ...counts, notRun, documents: files.length, durationMs, thresholds: verdicts, failures: githubFailures, ...(load.load ? { figures: stats } : {}) });
+    await appendStepSummary(summaryPath, context.cwd, markdown).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${printableLine(error.message)}\n`));
+  }
   resumeCommands();
   return interrupted ? EXIT.INTERRUPTED : code;
+}
+
+/** How many failed runs of a suite annotate their step in GitHub Actions (GitHub shows ten error annotations a step). */
+const SUITE_ANNOTATIONS = 10;
+
+function summaryFailure(result: SuiteResult): SuiteSummaryFailure {
+  const failure: SuiteSummaryFailure = { file: result.file, workflowId: result.workflowId, code: result.failure?.code ?? 'FAILED', message: result.failure?.message ?? 'failed' };
+  if (result.row !== undefined) failure.row = result.row;
+  if (result.iteration !== undefined) failure.iteration = result.iteration;
+  if (result.failure?.stepId !== undefined) failure.stepId = result.failure.stepId;
+  return failure;
 }
 
 /** Which exit code the suite keeps: an interruption, then a usage or configuration error, then an invalid document, then a failed run. */

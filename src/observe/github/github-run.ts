@@ -28,12 +28,21 @@ export interface GitHubRunOptions {
   /** Says a summary that could not be written (one line). */
   warn: (message: string) => void;
   /**
-   * The token the caller stopped command processing with for all its runs (`arazzo test`, whose
-   * runs overlap under --concurrency): the run prints its masks as one of its own commands and
-   * leaves processing stopped when it ends; the caller resumes it. Without it, the run stops
-   * processing with a token of its own and resumes it when it ends.
+   * The run is one of a suite's (`arazzo test`), whose runs overlap under --concurrency:
+   * `stoppedWith` is the token the suite stopped command processing with for all its runs (the
+   * run prints its masks as one of its own commands and leaves processing stopped when it ends;
+   * the suite resumes it); the suite writes one step summary for all its runs (the run writes
+   * none); `annotate` says whether the run may still annotate its failure (a suite of ten
+   * thousand failing runs annotates the first few). Without it, the run stops processing with a
+   * token of its own, resumes it when it ends, and writes its own summary.
    */
-  stoppedWith?: string;
+  suite?: GitHubSuite;
+}
+
+/** What a run of a suite takes from it (see GitHubRunOptions.suite). */
+export interface GitHubSuite {
+  stoppedWith: string;
+  annotate(): boolean;
 }
 
 export interface GitHubRun {
@@ -52,22 +61,23 @@ export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
   // knows: a server's text that stderr shows (an echoed `::error::…`, `::stop-commands::…`) is then
   // read as text, never as a workflow command. Each of tool's commands is printed with processing
   // resumed for it; `end` resumes it for good, for whatever the job's step runs after tool.
-  const token = opts.stoppedWith ?? randomBytes(16).toString('hex');
+  const token = opts.suite?.stoppedWith ?? randomBytes(16).toString('hex');
   const print = (text: string) => {
     if (text !== '') opts.stderr.write(`::${token}::\n${text}::stop-commands::${token}\n`);
   };
-  if (opts.stoppedWith === undefined) opts.stderr.write(`${addMasks(known)}::stop-commands::${token}\n`);
+  if (opts.suite === undefined) opts.stderr.write(`${addMasks(known)}::stop-commands::${token}\n`);
   else print(addMasks(known));
   const end = () => {
-    if (opts.stoppedWith === undefined) opts.stderr.write(`::${token}::\n`);
+    if (opts.suite === undefined) opts.stderr.write(`::${token}::\n`);
   };
   const steps: SummaryStep[] = [];
   let done = false;
   const file = annotationFile(opts.file, opts.cwd, opts.env);
   const secrets = () => ({ values: known });
+  const annotates = () => opts.suite === undefined || opts.suite.annotate();
   const summarize = async (run: SummaryRun) => {
     const path = opts.env.GITHUB_STEP_SUMMARY;
-    if (path === undefined || path === '') return;
+    if (path === undefined || path === '' || opts.suite !== undefined) return;
     await appendStepSummary(path, opts.cwd, stepSummary(run, secrets())).catch((error: Error) => opts.warn(error.message));
   };
 
@@ -96,7 +106,7 @@ export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
         const message = `workflow "${workflowId}" failed${where}: ${failureMessage(failure)}`;
         run.failure = { code: failure.code, message };
         const position = failure.stepId === undefined ? undefined : (positions.get(failure.stepId) ?? positions.get(failure.stepId.split('/')[0]!));
-        print(annotation('error', message, { file, ...position, title: `tool arazzo ${opts.command}: ${failure.code}` }, secrets()));
+        if (annotates()) print(annotation('error', message, { file, ...position, title: `tool arazzo ${opts.command}: ${failure.code}` }, secrets()));
       }
       end();
       await summarize(run);
@@ -105,10 +115,10 @@ export function startGitHubRun(opts: GitHubRunOptions): GitHubRun {
       if (done) return;
       done = true;
       const findings = stop.error.findings ?? [];
-      for (const finding of findings) {
+      for (const finding of annotates() ? findings : []) {
         print(annotation(finding.severity, finding.message, { file: annotationFile(finding.file, opts.cwd, opts.env), line: finding.line, col: finding.col, title: finding.code }, secrets()));
       }
-      if (findings.length === 0) print(annotation('error', stop.error.message, { file, title: `tool arazzo ${opts.command}: ${stop.error.code}` }, secrets()));
+      if (findings.length === 0 && annotates()) print(annotation('error', stop.error.message, { file, title: `tool arazzo ${opts.command}: ${stop.error.code}` }, secrets()));
       const run: SummaryRun = { command: opts.command, file: opts.file, status: stop.status, steps, failure: stop.error };
       if (stop.workflowId !== undefined) run.workflowId = stop.workflowId;
       if (findings.length > 0) run.findings = findings.map((f) => `${f.file}${f.line === undefined ? '' : `:${f.line}:${f.col ?? 1}`} ${f.severity} ${f.code} ${f.message}`);
