@@ -60,6 +60,9 @@ describe('tool arazzo test under load', () => {
     h.ws.fixture('suite/rows.arazzo.yaml', {}, 'rows/rows.arazzo.yaml');
     writeFileSync(join(h.ws.dir, 'rows/rows.csv'), ['name,count', ...Array.from({ length: 7 }, (_, i) => `item${i + 1},${i + 1}`)].join('\n'));
     h.ws.fixture('suite/slow.arazzo.yaml', {}, 'slow/slow.arazzo.yaml');
+    h.ws.fixture('api.openapi.yaml', { BASE_URL: h.server.url }, 'regex/api.openapi.yaml');
+    const regexStep = (id: string, pattern: string) => `  - workflowId: ${id}\n    steps:\n      - stepId: get\n        operationId: getA\n        successCriteria: [ { context: $response.body#/token, condition: '${pattern}', type: regex } ]\n`;
+    writeFileSync(join(h.ws.dir, 'regex/regex.arazzo.yaml'), `arazzo: 1.0.1\ninfo: { title: regex, version: 1.0.0 }\nsourceDescriptions:\n  - { name: api, url: ./api.openapi.yaml, type: openapi }\nworkflows:\n${regexStep('matches', 't-[0-9]+')}${regexStep('misses', '^nothing$')}`);
   });
 
   const test = (args: readonly string[], env?: Record<string, string>) => runInWorkspace(['arazzo', 'test', ...args], { cwd: h.ws.dir, timeoutMs: 30_000, ...(env ? { env } : {}) });
@@ -285,6 +288,15 @@ describe('tool arazzo test under load', () => {
       ['w2', 3],
     ]);
     expect(summaryOf(resumed.stdout).resumed).toBe(3);
+  });
+
+  it('tests regex criteria of runs in flight together through the suite\'s one regex worker', async () => {
+    h.server.setRoutes({ 'GET /a': { status: 200, body: { token: 't-42' }, delayMs: 20 } });
+    const result = await test(['regex', '--repeat', '4', '--concurrency', '4', '--tool-runner', 'v2']);
+    expect(result.code).toBe(1);
+    const summary = summaryOf(result.stdout);
+    expect(summary.runs.filter((run) => run.workflowId === 'matches').map((run) => run.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(summary.runs.filter((run) => run.workflowId === 'misses').map((run) => run.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
   });
 
   it('refuses a --resume file that cannot be read (exit 2), running nothing', async () => {

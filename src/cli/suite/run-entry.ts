@@ -16,6 +16,7 @@ import type { Pipeline } from '../../http/create-pipeline.js';
 import type { ApiLookup } from '../../plan/bind-sources.js';
 import type { RunMemo } from '../../plan/run-memo.js';
 import type { GitHubSuite } from '../../observe/github/github-run.js';
+import type { RegexWorker } from '../../execute/regex-worker.js';
 import type { RecordFailure, RunRecord } from '../../run/run-record.js';
 import type { SuiteEntry } from './plan-suite.js';
 
@@ -57,6 +58,8 @@ export interface SharedRunDeps {
   registry?: ApiLookup;
   /** Documents read and validated, and descriptions read, once for all the runs. */
   memo?: RunMemo;
+  /** One regex worker for all the runs (its test is synchronous, so runs never share it at once); the suite stops it. */
+  regexWorker?: () => RegexWorker;
   /** GitHub Actions: the suite's command-processing token, its one summary, its cap on annotations (github-run.ts). */
   githubSuite?: GitHubSuite;
 }
@@ -93,6 +96,7 @@ export async function runSuiteEntry(entry: SuiteEntry, io: EntryIO, shared?: Sha
     if (shared.registry !== undefined) deps.registry = shared.registry;
     if (shared.memo !== undefined) deps.memo = shared.memo;
     if (shared.githubSuite !== undefined) deps.githubSuite = shared.githubSuite;
+    if (shared.regexWorker !== undefined) deps.regexWorker = shared.regexWorker;
   }
   try {
     const outcome = await runWorkflowFile({ ...entry.options, output: 'json', quiet: true }, { ...io, stdout }, deps);

@@ -23,6 +23,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
 import { createRunMemo, type RunMemo } from '../../plan/run-memo.js';
+import { createRegexWorker, type RegexWorker } from '../../execute/regex-worker.js';
 import type { RunOptions } from '../../run/run-workflow.js';
 import { collectDocuments } from './collect-documents.js';
 import { planSuite, type SuiteFlags } from './plan-suite.js';
@@ -287,8 +288,8 @@ function worse(a: number, b: number): number {
 /**
  * What every run of the suite shares: one pair of keep-alive agents under a pipeline per
  * timeout and retry setting; one registry, read once, whose OAuth schemes refresh a token once
- * for all the runs in flight; and a memo, so that each document is read and validated, and each
- * description read, once. Throws ConfigError for a broken registry (nothing has run).
+ * for all the runs in flight; a memo, so that each document is read and validated, and each
+ * description read, once; and one regex worker thread. Throws ConfigError for a broken registry (nothing has run).
  */
 async function sharedDeps(env: Record<string, string | undefined>, memo: RunMemo): Promise<{ deps: SharedRunDeps; close(): void }> {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -304,11 +305,18 @@ async function sharedDeps(env: Record<string, string | undefined>, memo: RunMemo
   };
   // Token requests go with the defaults of `arazzo run` (30 s, 2 retries).
   const registry = await loadApiLookup({ env, pipeline: pipelineFor({ timeoutMs: 30_000, retry: 2, retryUnsafe: false }) });
+  // One regex thread for the suite, made when a run first tests a pattern: each run stops "its" worker when it ends, which here stops nothing.
+  let worker: RegexWorker | undefined;
+  const regexWorker = (): RegexWorker => {
+    const shared = (worker ??= createRegexWorker());
+    return { test: (pattern, text, limitMs) => shared.test(pattern, text, limitMs), stop: () => undefined, get running() { return shared.running; } };
+  };
   return {
-    deps: { pipelineFor, registry, memo },
+    deps: { pipelineFor, registry, memo, regexWorker },
     close() {
       agents.http.destroy();
       agents.https.destroy();
+      worker?.stop();
     },
   };
 }
