@@ -4,7 +4,8 @@
  * (`\r`, erase line); a run's line is printed above it. Only on a terminal, never in CI.
  */
 import { Writable } from 'node:stream';
-import type { Style } from '../output/style.js';
+import { styleFor, type Style } from '../output/style.js';
+import { stripVTControlCharacters } from 'node:util';
 
 export interface ProgressCounts {
   done: number;
@@ -37,7 +38,7 @@ export function createProgress(stream: Writable, style: Style, enabled: boolean,
   let counts: ProgressCounts = { done: 0, failed: 0 };
   let drawn = false;
   const draw = () => {
-    stream.write(`\r\u001b[K${barText(counts, Date.now() - started, target, style)}`);
+    stream.write(`\r\u001b[K${fitted(barText(counts, Date.now() - started, target, style), barText(counts, Date.now() - started, {}, plain), (stream as { columns?: number }).columns)}`);
     drawn = true;
   };
   const erase = () => {
@@ -67,6 +68,17 @@ export function createProgress(stream: Writable, style: Style, enabled: boolean,
       erase();
     },
   };
+}
+
+const plain = styleFor(false);
+
+/**
+ * The bar as it fits in `columns` (a line that wraps cannot be erased with `\r`): whole; else
+ * without its graphic, uncoloured; else cut.
+ */
+export function fitted(text: string, short: string, columns: number | undefined): string {
+  if (columns === undefined || stripVTControlCharacters(text).length < columns) return text;
+  return short.length < columns ? short : short.slice(0, Math.max(0, columns - 1));
 }
 
 /** `[██████░░░░] 120/1000 runs · 3 failed · 45.2/s · 0:12`. Pure. */

@@ -86,9 +86,18 @@ export function checkThresholds(thresholds: readonly Threshold[], latency: Suite
   });
 }
 
-/** The series a threshold is about: the workflow's (or step's) of every document that has it, added together. */
+/**
+ * The series a threshold is about: the workflow's (or step's) of every document that has it,
+ * added together. A scope `a.b` is step `b` of workflow `a`, unless no workflow `a` ran and a
+ * workflow `a.b` did (workflowIds may hold dots).
+ */
 function seriesFor(threshold: Threshold, latency: SuiteLatency): Series | undefined {
   if (threshold.workflowId === undefined) return latency.runs;
+  if (threshold.stepId !== undefined) {
+    const whole = `${threshold.workflowId}.${threshold.stepId}`;
+    const ids = new Set([...latency.workflows.values()].map((w) => w.workflowId));
+    if (!ids.has(threshold.workflowId) && ids.has(whole)) return seriesFor({ ...threshold, workflowId: whole, stepId: undefined }, latency);
+  }
   const found: Series[] = [];
   for (const w of latency.workflows.values()) {
     if (w.workflowId !== threshold.workflowId) continue;
@@ -127,7 +136,7 @@ function shown(metric: Metric, value: number): string {
   return String(value);
 }
 
-function scopeName(threshold: Threshold): string {
+function scopeName(threshold: Pick<Threshold, 'workflowId' | 'stepId'>): string {
   if (threshold.workflowId === undefined) return 'the suite';
   return threshold.stepId === undefined ? `workflow "${threshold.workflowId}"` : `step "${threshold.stepId}" of workflow "${threshold.workflowId}"`;
 }

@@ -250,6 +250,19 @@ describe('tool arazzo test under load', () => {
     expect(after.map((run) => run.row)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('--resume keeps a last line written whole but for its newline (the run it records is done), and writes after it', async () => {
+    h.server.setRoutes({ 'POST /items': { status: 201, body: {} } });
+    const results = join(h.ws.dir, 'no-newline.jsonl');
+    expect((await test(['rows/rows.arazzo.yaml', '--workflow', 'addItem', '--data', 'rows/rows.csv', '--results', 'no-newline.jsonl'])).code).toBe(0);
+    const lines = readFileSync(results, 'utf8').split('\n');
+    writeFileSync(results, lines.slice(0, 4).join('\n'));
+    h.server.setRoutes({ 'POST /items': { status: 201, body: {} } });
+    const resumed = await test(['rows/rows.arazzo.yaml', '--workflow', 'addItem', '--data', 'rows/rows.csv', '--resume', 'no-newline.jsonl']);
+    expect(summaryOf(resumed.stdout).runs.map((run) => run.row)).toEqual([5, 6, 7]);
+    const after = readFileSync(results, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Run);
+    expect(after.map((run) => run.row)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('after Ctrl-C, --resume goes on with the run that was interrupted and those never started', async () => {
     h.server.setRoutes({ 'GET /slow': { status: 200, body: {}, delayMs: 5_000 }, 'GET /a': { status: 200, body: {} } });
     const started = startInWorkspace(['arazzo', 'test', 'slow', '--results', 'ctrl-c.jsonl'], h.ws.dir);

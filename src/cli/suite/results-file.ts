@@ -23,8 +23,9 @@ export interface ResultsFile {
 }
 
 /**
- * Creates (or empties) `path`, relative to `cwd`; with `append`, keeps what it holds (up to its
- * last whole line: a line a killed run left half-written is cut off) and writes after it. Throws
+ * Creates (or empties) `path`, relative to `cwd`; with `append`, keeps what it holds and writes
+ * after it: a last line a killed run left half-written is cut off, and one it wrote whole but for
+ * its newline gets the newline (readFinishedRuns counted it as finished, so it must stay). Throws
  * CommandUsageError when it cannot be written.
  */
 export async function openResultsFile(path: string, cwd: string, append = false): Promise<ResultsFile> {
@@ -36,7 +37,7 @@ export async function openResultsFile(path: string, cwd: string, append = false)
   } catch (error) {
     throw new CommandUsageError(`--results ${path}: cannot write the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was run`, 'Give a path in a folder that exists and that you may write to.');
   }
-  if (append) await handle.truncate(position);
+  if (append) await keepWholeLines(handle, position);
   // One write at a time: runs finish together under --concurrency, and each line must stay whole.
   let last: Promise<void> = Promise.resolve();
   let failed = false;
@@ -60,6 +61,16 @@ export async function openResultsFile(path: string, cwd: string, append = false)
       await handle.close();
     },
   };
+}
+
+/** Cuts the text after `position` (the end of the last whole line) unless it is a whole JSON line without its newline, which gets one. */
+async function keepWholeLines(handle: FileHandle, position: number): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === position) return;
+  const tail = Buffer.alloc(size - position);
+  await handle.read(tail, 0, tail.length, position);
+  if (parseLine(tail.toString('utf8')) !== undefined) await handle.write('\n');
+  else await handle.truncate(position);
 }
 
 /** The length of `handle`'s file up to the end of its last whole line. */

@@ -9,7 +9,7 @@ import { Series, SuiteLatency, addStatsData, statsData, statsFigures } from '../
 import { checkThresholds, parseThresholds } from '../../../src/suite/thresholds.js';
 import { parseDuration, parseRate, readLoadFlags } from '../../../src/cli/suite/load-flags.js';
 import { startSummary } from '../../../src/suite/summary-output.js';
-import { barText } from '../../../src/suite/progress-bar.js';
+import { barText, fitted } from '../../../src/suite/progress-bar.js';
 import { styleFor } from '../../../src/output/style.js';
 
 const plain = styleFor(false);
@@ -94,6 +94,16 @@ describe('--threshold', () => {
   });
 });
 
+describe('--threshold scopes with dots', () => {
+  it('reads a.b as step b of workflow a, or as workflow a.b when only that one ran', () => {
+    const latency = new SuiteLatency();
+    latency.recordRun('a.arazzo.yaml', 'smoke.api', 10, true);
+    latency.recordRun('a.arazzo.yaml', 'flow', 10, true);
+    latency.recordStep('a.arazzo.yaml', 'flow', 'get', 5, true);
+    expect(checkThresholds(parseThresholds(['smoke.api:count>=1', 'flow.get:count>=1', 'flow.none:count>=1']), latency, 1).map((v) => v.ok)).toEqual([true, true, false]);
+  });
+});
+
 describe('load flags', () => {
   it('reads durations, rates and the default concurrency of an open model', () => {
     expect(parseDuration('--duration', '1.5m')).toBe(90_000);
@@ -137,6 +147,15 @@ describe('the streamed JSON summary', () => {
 });
 
 describe('the progress bar', () => {
+  it('fits a narrow terminal: without its graphic, then cut', () => {
+    const full = barText({ done: 5, failed: 0 }, 1000, { total: 10 }, plain);
+    const short = barText({ done: 5, failed: 0 }, 1000, {}, plain);
+    expect(fitted(full, short, 120)).toBe(full);
+    expect(fitted(full, short, 40)).toBe(short);
+    expect(fitted(full, short, 10)).toBe(short.slice(0, 9));
+    expect(fitted(full, short, undefined)).toBe(full);
+  });
+
   it('fills against a count of runs or a duration, and shows the rate and the time', () => {
     expect(barText({ done: 50, failed: 2 }, 10_000, { total: 100 }, plain)).toBe(`[${'█'.repeat(12)}${'░'.repeat(12)}] 50/100 runs · 2 failed · 5/s · 0:10`);
     expect(barText({ done: 30, failed: 0 }, 15_000, { durationMs: 60_000 }, plain)).toBe(`[${'█'.repeat(6)}${'░'.repeat(18)}] 30 runs · 0 failed · 2/s · 0:15 of 1:00`);
