@@ -111,6 +111,33 @@ describe('tool mcp serve --http: the bearer token and the address', () => {
     expect(short.stderr).not.toContain('short\n');
   });
 
+  it('ends a session idle past TOOL_MCP_SESSION_IDLE, and keeps one that is in use', async () => {
+    const chosen = 'idle-test-token-0123456789abcdefghijklmnop';
+    const own = spawnTool(['mcp', 'serve', 'flows', '--http', '127.0.0.1:0', '--log-level', 'info'], { cwd: ws.dir, env: { TOOL_MCP_TOKEN: chosen, TOOL_MCP_SESSION_IDLE: '1' }, timeoutMs: 120_000 });
+    try {
+      await own.waitForStderr(/bearer token: .*\n/);
+      const url = /listening on (\S+)/.exec(own.output().stderr)![1]!;
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${chosen}` };
+      const started = await fetch(url, { method: 'POST', headers, body: JSON.stringify(initialize) });
+      const session = started.headers.get('mcp-session-id')!;
+      await started.text();
+      const ping = (id: number) => fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }) });
+      // Used every half second: still there after two seconds.
+      for (let i = 0; i < 4; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect((await ping(10 + i)).status).toBe(200);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const late = await ping(99);
+      expect(late.status).toBe(404);
+      expect(await late.text()).toMatch(/no such session/);
+      expect(own.output().stderr).toMatch(/session \S+ ended: idle for 1 s/);
+    } finally {
+      own.child.kill('SIGTERM');
+      await own.result.catch(() => undefined);
+    }
+  });
+
   it('stops on SIGTERM', async () => {
     const other = await startHttpServer(ws);
     other.process.child.kill('SIGTERM');

@@ -12,8 +12,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isLoopback, type HttpAddress } from './http-address.js';
 import type { McpLog } from './log.js';
 
-/** The most sessions open at once: past it, a new client gets 503 until one ends. */
+/** The most sessions open at once: past it, a new client gets 503 until one ends or expires. */
 const MAX_SESSIONS = 64;
+
+/** A session with no request for this long ends (a client that never ends its sessions cannot fill the slots for good). */
+export const SESSION_IDLE_MS = 30 * 60_000;
 
 export interface HttpServing {
   url: string;
@@ -21,8 +24,19 @@ export interface HttpServing {
 }
 
 /** Listens on `address`; `serverFor` makes the MCP server of a new session. Rejects when the address cannot be listened on. */
-export async function serveHttp(address: HttpAddress, token: string, serverFor: () => Server, log: McpLog): Promise<HttpServing> {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+export async function serveHttp(address: HttpAddress, token: string, serverFor: () => Server, log: McpLog, idleMs = SESSION_IDLE_MS): Promise<HttpServing> {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; active: number; lastUsed: number }>();
+  // Sessions without a request in flight and idle past idleMs end; checked a few times per idle period.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [sessionId, session] of sessions) {
+      if (session.active > 0 || now - session.lastUsed < idleMs) continue;
+      sessions.delete(sessionId);
+      log.info(`session ${sessionId} ended: idle for ${Math.round(idleMs / 1000)} s`);
+      void session.server.close().catch(() => undefined);
+    }
+  }, Math.max(250, Math.min(60_000, idleMs / 4)));
+  sweep.unref();
   const expected = Buffer.from(`Bearer ${token}`);
   const authorized = (req: IncomingMessage) => {
     const given = Buffer.from(req.headers.authorization ?? '');
@@ -48,7 +62,14 @@ export async function serveHttp(address: HttpAddress, token: string, serverFor: 
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);
-      if (!session) return fail(res, 404, 'no such session (it ended, or the server restarted)');
+      if (!session) return fail(res, 404, 'no such session (it ended, was idle too long, or the server restarted)');
+      session.active++;
+      session.lastUsed = Date.now();
+      // A GET holds its event stream open: the session is in use until the response ends.
+      res.once('close', () => {
+        session.active--;
+        session.lastUsed = Date.now();
+      });
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return fail(res, 400, 'no session: start one with an initialize request');
@@ -57,7 +78,7 @@ export async function serveHttp(address: HttpAddress, token: string, serverFor: 
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server });
+        sessions.set(sessionId, { transport, server, active: 0, lastUsed: Date.now() });
         log.info(`session ${sessionId} started`);
       },
     });
@@ -89,6 +110,7 @@ export async function serveHttp(address: HttpAddress, token: string, serverFor: 
   return {
     url: `http://${host}:${bound.port}/mcp`,
     async close() {
+      clearInterval(sweep);
       for (const { server } of sessions.values()) await server.close().catch(() => undefined);
       sessions.clear();
       http.closeAllConnections();

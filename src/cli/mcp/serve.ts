@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { parseSeconds } from '../input-flags.js';
 import { CommandUsageError } from '../../errors/tool-error.js';
 import type { ToolContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
@@ -59,10 +60,12 @@ export async function serveMcp(options: ServeOptions, context: ToolContext): Pro
 }
 
 async function serveOverHttp(address: HttpAddress, token: string, serverFor: () => ReturnType<typeof createMcpServer>, context: ToolContext, deps: ServerDeps, stopped: Promise<void>): Promise<number> {
-  const { serveHttp } = await import('./http-transport.js');
+  const { serveHttp, SESSION_IDLE_MS } = await import('./http-transport.js');
+  const idle = context.env.TOOL_MCP_SESSION_IDLE;
+  const idleMs = idle === undefined || idle === '' ? SESSION_IDLE_MS : parseSeconds('TOOL_MCP_SESSION_IDLE', idle, 7 * 24 * 3600);
   let serving;
   try {
-    serving = await serveHttp(address, token, serverFor, deps.log);
+    serving = await serveHttp(address, token, serverFor, deps.log, idleMs);
   } catch (error) {
     throw new CommandUsageError(`cannot listen on ${address.host}:${address.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'Choose another port (0 for any free one).');
   }
