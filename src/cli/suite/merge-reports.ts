@@ -69,6 +69,8 @@ export async function mergeReports(options: MergeOptions, context: ToolContext):
   const fields = {
     format: SUITE_REPORT_FORMAT,
     ...merged.counts,
+    ...(merged.resumed !== undefined ? { resumed: merged.resumed } : {}),
+    ...(merged.dropped !== undefined ? { dropped: merged.dropped } : {}),
     durationMs,
     startedAt: new Date(startedAt).toISOString(),
     endedAt: new Date(endedAt).toISOString(),

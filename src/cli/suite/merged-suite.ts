@@ -14,6 +14,9 @@ const FAILURE_FIELDS = ['file', 'workflowId', 'row', 'iteration', 'status', 'dur
 
 export class MergedSuite {
   readonly counts = { passed: 0, failed: 0, skipped: 0, notRun: 0 };
+  /** What only suite reports give: runs --resume found done, starts --rate dropped (undefined when no report had them). */
+  resumed: number | undefined;
+  dropped: number | undefined;
   readonly latency = new SuiteLatency();
   readonly documents = new Set<string>();
   /** The shards of the reports, each with its file and its suite (its documents, as one string). */
@@ -29,6 +32,8 @@ export class MergedSuite {
     this.counts.failed += report.failed;
     this.counts.skipped += report.skipped;
     this.counts.notRun += report.notRun;
+    if (report.resumed !== undefined) this.resumed = (this.resumed ?? 0) + report.resumed;
+    if (report.dropped !== undefined) this.dropped = (this.dropped ?? 0) + report.dropped;
     addStatsData(this.latency, report.statsData);
     for (const document of report.documents) this.documents.add(document);
     for (const shard of report.shards ?? (report.shard !== undefined ? [report.shard] : [])) this.shards.push({ ...shard, path, suite: JSON.stringify(report.documents) });
