@@ -48,11 +48,11 @@ export class McpServeCommand extends ToolCommand {
 
   checks = workflowRunOptions.checks();
 
-  maxSteps = Option.String('--tool-max-steps', { description: 'Cap on step runs per call, retries and goto revisits included (default 10000)' });
+  maxSteps = workflowRunOptions.maxSteps('call');
 
-  retry = Option.String('--tool-retry', { description: 'Transport retries per request for connection errors and 408/429/5xx (default 2)' });
+  retry = workflowRunOptions.retry();
 
-  timeout = Option.String('--tool-timeout', { description: 'Per-request timeout in seconds (default 30)' });
+  timeout = workflowRunOptions.timeout();
 
   allowRefHosts = workflowRunOptions.allowRefHosts();
 

@@ -30,6 +30,10 @@ export const workflowRunOptions = {
     Option.Array('--tool-allow-ref-host', [], { description: "A host the descriptions' http(s) $refs may reach: another origin than a remote description's own, or a loopback or private address (repeatable); see docs/security.md" }),
   allowRead: () => Option.Array('--tool-allow-read', [], { description: "A folder the document's descriptions and their file $refs may also read (repeatable); see docs/security.md" }),
   runner: () => Option.String('--tool-runner', { description: RUNNER_FLAG_DESCRIPTION }),
+  /** `--tool-max-steps`, `--tool-retry` and `--tool-timeout` as commands that run many workflows take them (undefined: the project's setting, else the default); `what` names a run. */
+  maxSteps: (what: string) => Option.String('--tool-max-steps', { description: `Cap on step runs per ${what}, retries and goto revisits included (default 10000)` }),
+  retry: () => Option.String('--tool-retry', { description: 'Transport retries per request for connection errors and 408/429/5xx (default 2)' }),
+  timeout: () => Option.String('--tool-timeout', { description: 'Per-request timeout in seconds (default 30)' }),
 };
 
 /** The most `--tool-max-depth` allows: what the stack holds, with room to spare. */
