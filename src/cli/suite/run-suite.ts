@@ -10,7 +10,6 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,7 +17,6 @@ import type { ToolContext } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { styleFor } from '../../output/style.js';
 import { printableLine } from '../../output/printable.js';
-import { inGitHubActions } from '../../observe/github/workflow-commands.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { createPipeline, type Pipeline } from '../../http/create-pipeline.js';
 import { loadApiLookup } from '../../plan/api-lookup.js';
@@ -39,8 +37,7 @@ import { checkThresholds, parseThresholds, type ThresholdVerdict } from '../../s
 import { startSummary } from '../../suite/summary-output.js';
 import { createProgress } from '../../suite/progress-bar.js';
 import { onceWarnings } from '../../suite/once-warnings.js';
-import { SUMMARY_FAILURES, suiteStepSummary, type SuiteSummaryFailure } from '../../suite/github-summary.js';
-import { appendStepSummary } from '../../observe/github/step-summary.js';
+import { suiteGitHub } from './suite-github.js';
 import { openSuiteReports, type SuiteReportFiles, type SuiteReportTargets } from './suite-reports.js';
 import { SUITE_REPORT_FORMAT } from './suite-report.js';
 import type { RunLine } from './suite-junit.js';
@@ -89,20 +86,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   const rows = options.data !== undefined ? await openDataRows(options.data, context.cwd) : undefined;
   const data: DataRun | undefined = dataEntry !== undefined && rows !== undefined && options.data !== undefined ? { entry: dataEntry, rows, open: () => openDataRows(options.data!, context.cwd) } : undefined;
   const shared = await sharedDeps(context.env, memo);
-  // GitHub Actions: each run stops the runner's command processing while it runs, with a token of
-  // its own, and resumes it when it ends; runs that overlap (--concurrency) would print their masks
-  // while another run has it stopped, and resume it while others still run. The suite stops it
-  // once, with one token, around all its runs; each run prints its masks and annotations as commands.
-  // It also writes one step summary for all its runs, and lets only the first failures annotate.
-  const githubToken = inGitHubActions(context.env) ? randomBytes(16).toString('hex') : undefined;
-  let annotations = 0;
-  if (githubToken !== undefined) shared.deps.githubSuite = { stoppedWith: githubToken, annotate: () => annotations++ < SUITE_ANNOTATIONS };
-  const githubFailures: SuiteSummaryFailure[] = [];
-  let commandsStopped = false;
-  const resumeCommands = () => {
-    if (commandsStopped) context.stderr.write(`::${githubToken}::\n`);
-    commandsStopped = false;
-  };
+  // GitHub Actions: one stop of command processing around all the runs, one summary (suite-github.ts).
+  const github = suiteGitHub(context.env, context.cwd, context.stderr);
+  if (github !== undefined) shared.deps.githubSuite = github.runs;
   const latency = new SuiteLatency();
   const counts = { passed: 0, failed: 0, skipped: 0 };
   let code: number = EXIT.OK;
@@ -156,7 +142,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     if (!load.load || result.status === 'failed' || (result.status === 'skipped' && (result.iteration ?? 1) === 1)) progress.line(resultLine(result, style));
     progress.update({ done: counts.passed + counts.failed + counts.skipped, failed: counts.failed });
     const record = resultRecord(result, false);
-    if (githubToken !== undefined && result.status === 'failed' && githubFailures.length < SUMMARY_FAILURES) githubFailures.push(summaryFailure(result));
+    github?.finished(result);
     summary?.run(record);
     reports?.run(record as unknown as RunLine);
     code = worse(code, exitCodeFor(result.ended));
@@ -178,10 +164,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     results = resultsPath !== undefined ? await openResultsFile(resultsPath, context.cwd, appending) : undefined;
     reports = wantsReports(options.reports) ? await openSuiteReports(options.reports, context.cwd) : undefined;
     summary = startSummary(context.stdout);
-    if (githubToken !== undefined) {
-      context.stderr.write(`::stop-commands::${githubToken}\n`);
-      commandsStopped = true;
-    }
+    github?.stopCommands();
     const inFlight = new Set<Promise<void>>();
     let starts = 0;
     let rateStart: number | undefined;
@@ -224,7 +207,7 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
     await Promise.all(inFlight);
   } catch (error) {
     await reports?.discard();
-    resumeCommands();
+    github?.resumeCommands();
     throw error;
   } finally {
     progress.stop();
@@ -258,24 +241,9 @@ export async function runSuite(options: SuiteOptions, context: ToolContext): Pro
   summary?.end(fields);
   // A report that cannot be written is a warning: the exit code stays the suite's, as for `arazzo run`.
   await reports?.write({ format: SUITE_REPORT_FORMAT, ...fields, endedAt: new Date().toISOString(), statsData: statsData(latency) }).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${error.message}\n`));
-  const summaryPath = context.env.GITHUB_STEP_SUMMARY;
-  if (githubToken !== undefined && summaryPath !== undefined && summaryPath !== '') {
-    const markdown = suiteStepSummary({ ...counts, notRun, documents: files.length, durationMs, thresholds: verdicts, failures: githubFailures, ...(load.load ? { figures: stats } : {}) });
-    await appendStepSummary(summaryPath, context.cwd, markdown).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${printableLine(error.message)}\n`));
-  }
-  resumeCommands();
+  await github?.writeSummary({ ...counts, notRun, documents: files.length, durationMs, thresholds: verdicts, ...(load.load ? { figures: stats } : {}) }).catch((error: Error) => context.stderr.write(`${style.yellow('warning:')} ${printableLine(error.message)}\n`));
+  github?.resumeCommands();
   return interrupted ? EXIT.INTERRUPTED : code;
-}
-
-/** How many failed runs of a suite annotate their step in GitHub Actions (GitHub shows ten error annotations a step). */
-const SUITE_ANNOTATIONS = 10;
-
-function summaryFailure(result: SuiteResult): SuiteSummaryFailure {
-  const failure: SuiteSummaryFailure = { file: result.file, workflowId: result.workflowId, code: result.failure?.code ?? 'FAILED', message: result.failure?.message ?? 'failed' };
-  if (result.row !== undefined) failure.row = result.row;
-  if (result.iteration !== undefined) failure.iteration = result.iteration;
-  if (result.failure?.stepId !== undefined) failure.stepId = result.failure.stepId;
-  return failure;
 }
 
 /** Which exit code the suite keeps: an interruption, then a usage or configuration error, then an invalid document, then a failed run. */
