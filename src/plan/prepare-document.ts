@@ -20,7 +20,11 @@ import type { RunMemo } from './run-memo.js';
  * findings are in, before they are reported, and may throw to stop the command (`validate`: a
  * description that broke a read rule).
  */
-export type DescriptionChecks = Omit<ValidateOptions, 'profile'> & { afterValidation?: () => void };
+export type DescriptionChecks = Omit<ValidateOptions, 'profile'> & {
+  afterValidation?: () => void;
+  /** Whether every description validation asked for could be read (a memo keeps the findings only then: one that could not be read skipped its checks). */
+  allRead?: () => boolean;
+};
 
 /** The findings printed on stderr as a run of the selected workflow sees them (gate-document.ts reportFindings), ending in `consequence`. */
 export interface StderrGate {
@@ -126,11 +130,14 @@ export async function prepareDocument<U extends PrepareStage, D extends Descript
   if ('refused' in chosen) throw new CommandUsageError(`${doc.file}: ${chosen.refused}`, `${WITHOUT_V1[options.runnerFrom!] ?? 'Ask for v2 instead'}: an Arazzo 1.1 document runs with the Arazzo 1.1 profile (docs/arazzo-coverage.md).`);
   const { profile } = chosen;
   const descriptions = options.descriptions ? await options.descriptions(doc, profile) : (undefined as D);
-  const { afterValidation, ...loaders } = descriptions ?? {};
+  const { afterValidation, allRead, ...loaders } = descriptions ?? {};
   // The same document, profile and descriptions give the same findings: a memo keeps them.
   const validate = () => validateDocument(doc, { ...loaders, profile });
   // Keyed by whether the descriptions were read: findings made without them lack theirs.
-  const all = await (memo ? memo.get(`findings ${doc.absolutePath} ${profile.name} ${options.descriptions ? 'with' : 'without'} descriptions`, validate) : validate());
+  const findingsKey = `findings ${doc.absolutePath} ${profile.name} ${options.descriptions ? 'with' : 'without'} descriptions`;
+  const all = await (memo ? memo.get(findingsKey, validate) : validate());
+  // Findings made while a description could not be read lack its checks: the next run validates again.
+  if (memo && allRead?.() === false) memo.forget(findingsKey);
   const silence = options.silence;
   const findings = silence ? all.filter((finding) => !silence(finding, doc.absolutePath)) : all;
   afterValidation?.();

@@ -9,6 +9,8 @@
 export interface RunMemo {
   /** The value kept under `key`, made by `make` the first time. */
   get<T>(key: string, make: () => T): T;
+  /** Drops the value kept under `key`: the next `get` makes it again. */
+  forget(key: string): void;
 }
 
 /** An empty memo. */
@@ -23,6 +25,9 @@ export function createRunMemo(): RunMemo {
       // in a load run) is fetched again by the next run, not failed for the rest of the suite.
       if (isThenable(value)) value.then(undefined, () => values.get(key) === value && values.delete(key));
       return value;
+    },
+    forget(key) {
+      values.delete(key);
     },
   };
 }

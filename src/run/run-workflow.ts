@@ -324,12 +324,16 @@ async function compileRun(
       // a description that could not be read is read again by the next run, not failed for the rest of the suite.
       const loaderKey = `descriptions ${doc.absolutePath} ${JSON.stringify([opts.allowRefHosts, opts.addressRefHosts, opts.allowRead, opts.timeoutMs, opts.retry])}`;
       const loadDescription = deps.memo ? withinOneRun(deps.memo.get(loaderKey, () => newLoader(true))) : newLoader(false);
+      // Validation skips the operation checks of a description it could not read (binding then says why).
+      let unread = false;
       return {
         loadDescription,
+        allRead: () => !unread,
         loadOperations: async (url: string) => {
           try {
             return (await loadDescription(url)).operations;
           } catch {
+            unread = true;
             return undefined;
           }
         },
