@@ -4,6 +4,7 @@ import type { Style } from '../../output/style.js';
 import type { SuiteResult } from './run-entry.js';
 import type { Figures, StatsFigures } from '../../suite/latency.js';
 import type { ThresholdVerdict } from '../../suite/thresholds.js';
+import type { SuiteTally } from './suite-report.js';
 
 /** `✓ file › workflowId (12 ms)` (`workflowId [row 3]` for a --data row), `✗ … (12 ms): step "x": reason`, or `- … skipped: reason`. */
 export function resultLine(result: SuiteResult, style: Style): string {
@@ -24,16 +25,7 @@ function failureText(result: SuiteResult): string {
 }
 
 /** What the summary line counts. */
-export interface SuiteCounts {
-  passed: number;
-  failed: number;
-  skipped: number;
-  /** Runs --bail or an interruption left unstarted. */
-  notRun: number;
-  /** Runs --resume found already finished. */
-  resumed?: number;
-  /** Starts --rate gave up because --concurrency runs were in flight. */
-  dropped?: number;
+export interface SuiteCounts extends SuiteTally {
   documents: number;
   durationMs: number;
 }

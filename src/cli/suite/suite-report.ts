@@ -20,14 +20,21 @@ export interface Shard {
 }
 
 /** A suite report, as written and as merge-reports reads it back. */
-export interface SuiteReport {
-  format: typeof SUITE_REPORT_FORMAT;
+/** What a suite counts: its summary line, its JSON summary and its report say the same. */
+export interface SuiteTally {
   passed: number;
   failed: number;
   skipped: number;
+  /** Runs --bail or an interruption left unstarted. */
   notRun: number;
+  /** Runs --resume found already finished. */
   resumed?: number;
+  /** Starts --rate gave up because --concurrency runs were in flight. */
   dropped?: number;
+}
+
+export interface SuiteReport extends SuiteTally {
+  format: typeof SUITE_REPORT_FORMAT;
   durationMs: number;
   startedAt: string;
   endedAt: string;
